@@ -1,0 +1,139 @@
+/**
+ * The one analysis pass per file that every rule shares: scopes, classes, tensor evidence, hot paths.
+ * Everything is computed lazily and memoised, so a file with nothing to report costs little.
+ */
+import { SyntaxNode, SyntaxTree, childByField, unparenthesized } from "../syntax";
+import { SourceText } from "../source-text";
+import { collectScopes, Scope } from "./scopes";
+import { ClassInfo, Evidence, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
+import { HotPaths, SiteContext } from "./hot-paths";
+
+export interface AnalysisOptions {
+  extraStepFunctions?: readonly string[];
+}
+
+export class FileAnalysis {
+  readonly scopes: Map<SyntaxNode, Scope>;
+  readonly classes: Map<SyntaxNode, ClassInfo>;
+  readonly evidence: TensorEvidence;
+  readonly hotPaths: HotPaths;
+  /** The file imports torch: without evidence, a tensor-looking value is assumed to be on a GPU. */
+  readonly importsTorch: boolean;
+  private readonly contexts = new Map<SyntaxNode, SiteContext>();
+
+  constructor(readonly tree: SyntaxTree, readonly source: SourceText, options: AnalysisOptions = {}) {
+    const text = source.text;
+    this.scopes = collectScopes(tree.root, text);
+    this.classes = collectClasses(tree.root, text);
+    this.importsTorch = /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text);
+    const defaultDeviceChanged = /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text);
+    const functionsByName = new Map<string, SyntaxNode>();
+    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged }, functionsByName);
+    this.hotPaths = new HotPaths({
+      text,
+      root: tree.root,
+      scopes: this.scopes,
+      evidence: this.evidence,
+      lineOf: (offset) => source.position(offset).line,
+      extraStepFunctions: new Set(options.extraStepFunctions ?? []),
+    });
+  }
+
+  text(node: SyntaxNode): string {
+    return this.source.text.slice(node.start, node.end);
+  }
+
+  /** How often `node` runs and why (memoised per node). */
+  contextOf(node: SyntaxNode): SiteContext {
+    let context = this.contexts.get(node);
+    if (!context) {
+      context = this.hotPaths.contextOf(node);
+      this.contexts.set(node, context);
+    }
+    return context;
+  }
+
+  tensorEvidence(node: SyntaxNode): Evidence {
+    return this.evidence.of(node);
+  }
+}
+
+const MODULE_BASE = /(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict)$|Model$|Net$|Network$|Layer$|Block$|Encoder$|Decoder$|Head$|Attention$|MLP$|Loss$/;
+
+/** Classes of the file, whether they are `nn.Module`s, and what their `self.` attributes hold. */
+function collectClasses(root: SyntaxNode, text: string): Map<SyntaxNode, ClassInfo> {
+  const classes = new Map<SyntaxNode, ClassInfo>();
+  const byName = new Map<string, ClassInfo>();
+  const pending: Array<{ info: ClassInfo; bases: string[] }> = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type !== "class_definition") continue;
+    const nameNode = childByField(node, "name");
+    const name = nameNode ? text.slice(nameNode.start, nameNode.end) : "";
+    const superclasses = childByField(node, "superclasses");
+    const bases = (superclasses?.children ?? []).filter((c) => c.type !== "keyword_argument").map((c) => text.slice(c.start, c.end));
+    const info: ClassInfo = { node, name, isModule: bases.some((base) => MODULE_BASE.test(base)), attributes: new Map(), tensorAttributes: new Set(), methods: new Map() };
+    collectMembers(info, text);
+    classes.set(node, info);
+    byName.set(name, info);
+    pending.push({ info, bases });
+  }
+  // A subclass of a module class of this file is a module too.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const { info, bases } of pending) {
+      if (!info.isModule && bases.some((base) => byName.get(base)?.isModule)) {
+        info.isModule = true;
+        changed = true;
+      }
+    }
+  }
+  return classes;
+}
+
+function collectMembers(info: ClassInfo, text: string): void {
+  const body = childByField(info.node, "body");
+  for (const statement of body?.children ?? []) {
+    const fn = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
+    if (fn?.type !== "function_definition") continue;
+    const nameNode = childByField(fn, "name");
+    if (nameNode) info.methods.set(text.slice(nameNode.start, nameNode.end), fn);
+    const stack = [...fn.children];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === "function_definition" || node.type === "class_definition") continue;
+      stack.push(...node.children);
+      if (node.type === "assignment") {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        const attribute = left && selfAttribute(left, text);
+        if (attribute && right) {
+          const list = info.attributes.get(attribute) ?? [];
+          list.push(right);
+          info.attributes.set(attribute, list);
+          if (/^(nn\.|torch\.nn\.)?Parameter\(/.test(text.slice(right.start, right.end))) info.tensorAttributes.add(attribute);
+        }
+      } else if (node.type === "call") {
+        const callee = childByField(node, "function");
+        if (!callee || callee.type !== "attribute") continue;
+        const method = text.slice(childByField(callee, "attribute")!.start, callee.end);
+        if (method !== "register_buffer" && method !== "register_parameter") continue;
+        const [nameArgument] = positionalArguments(node);
+        const nameLiteral = nameArgument ? unparenthesized(nameArgument) : undefined;
+        if (nameLiteral?.type === "string") info.tensorAttributes.add(stringValue(text.slice(nameLiteral.start, nameLiteral.end)));
+      }
+    }
+  }
+}
+
+function selfAttribute(node: SyntaxNode, text: string): string | undefined {
+  if (node.type !== "attribute") return undefined;
+  const object = childByField(node, "object");
+  const attribute = childByField(node, "attribute");
+  if (!object || !attribute || text.slice(object.start, object.end) !== "self") return undefined;
+  return text.slice(attribute.start, attribute.end);
+}
+
+export { keywordArgument, positionalArguments };

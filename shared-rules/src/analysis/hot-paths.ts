@@ -1,0 +1,604 @@
+/**
+ * How often does a line run? The step loop, a `forward`, a `*_step` method or a function they call runs
+ * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
+ * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
+ */
+import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { TensorEvidence, positionalArguments } from "./tensor-evidence";
+import {
+  COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME,
+} from "./names";
+import { resolveBinding, scopeOf, Scope } from "./scopes";
+
+export type LoopKind = "step" | "epoch" | "other";
+
+export type CompiledRegion = "torch.compile" | "cuda-graph";
+
+export interface SiteContext {
+  hot: boolean;
+  /** Where the site is, as a phrase: "in the step loop of `train()` (line 13)". */
+  where: string;
+  /** How often it runs, as a phrase: "every step". */
+  frequency: string;
+  /** Why the site is (not) considered hot, for hovers and `--explain`. */
+  reason: string;
+  compiled?: CompiledRegion;
+  /** The loop that makes the site hot, if a loop does. */
+  loop?: SyntaxNode;
+}
+
+const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
+const MAX_CALL_DEPTH = 3;
+
+interface LoopEvent {
+  loop: SyntaxNode;
+  kind: LoopKind;
+}
+interface GuardEvent {
+  guard: SyntaxNode;
+}
+type Event = LoopEvent | GuardEvent;
+
+export interface HotPathEnvironment {
+  text: string;
+  root: SyntaxNode;
+  scopes: Map<SyntaxNode, Scope>;
+  evidence: TensorEvidence;
+  lineOf(offset: number): number;
+  extraStepFunctions: ReadonlySet<string>;
+}
+
+export class HotPaths {
+  private readonly loopKinds = new Map<SyntaxNode, LoopKind>();
+  private readonly functionContexts = new Map<SyntaxNode, SiteContext>();
+  private readonly functionHasStepLoop = new Map<SyntaxNode, boolean>();
+  private callSites: Map<string, SyntaxNode[]> | undefined;
+  private compiledFunctions: Set<SyntaxNode> | undefined;
+  private readonly inProgress = new Set<SyntaxNode>();
+
+  constructor(private readonly env: HotPathEnvironment) {}
+
+  private text(node: SyntaxNode): string {
+    return this.env.text.slice(node.start, node.end);
+  }
+
+  private line(node: SyntaxNode): number {
+    return this.env.lineOf(node.start) + 1;
+  }
+
+  /** How often `site` runs, and why. */
+  contextOf(site: SyntaxNode, depth = 0): SiteContext {
+    const events: Event[] = [];
+    let fn: SyntaxNode | undefined;
+    let capture: SyntaxNode | undefined;
+    let child = site;
+    for (let ancestor = site.parent; ancestor; child = ancestor, ancestor = ancestor.parent) {
+      if (ancestor.type === "function_definition") {
+        fn = ancestor;
+        break;
+      }
+      if (ancestor.type === "class_definition") break;
+      const guard = this.periodicGuardAbove(ancestor, child, site);
+      if (guard) events.push({ guard });
+      if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
+        events.push({ loop: ancestor, kind: this.loopKind(ancestor) });
+      if (!capture && ancestor.type === "with_statement" && this.isGraphCapture(ancestor) && child.field === "body") capture = ancestor;
+    }
+    const base = this.classify(events, fn, depth);
+    if (capture) {
+      return {
+        ...base,
+        hot: true,
+        compiled: "cuda-graph",
+        where: `inside the CUDA-graph capture at line ${this.line(capture)}`,
+        reason: `\`with ${this.text(capture).split("\n")[0].replace(/^with\s+/, "").replace(/:\s*$/, "")}\` records every operation into a graph`,
+      };
+    }
+    return base;
+  }
+
+  private classify(events: Event[], fn: SyntaxNode | undefined, depth: number): SiteContext {
+    const owner = this.functionLabel(fn);
+    const firstLoop = events.findIndex((event) => "loop" in event);
+    const fnContext = () => (fn ? this.functionContext(fn, depth) : undefined);
+    const compiled = fnContext()?.compiled;
+    if (firstLoop < 0) {
+      const guard = events.find((event): event is GuardEvent => "guard" in event);
+      if (guard) return this.cold(owner, `it is under the periodic guard at line ${this.line(guard.guard)}`);
+      if (!fn) return this.cold(owner, "it is not inside a loop or a per-step function");
+      return fnContext()!;
+    }
+    const guardInside = events.slice(0, firstLoop).find((event): event is GuardEvent => "guard" in event);
+    if (guardInside) return this.cold(owner, `it is under the periodic guard at line ${this.line(guardInside.guard)}`);
+    const innermost = events[firstLoop] as LoopEvent;
+    if (innermost.kind === "step") return this.stepLoopContext(innermost.loop, owner, compiled);
+    if (innermost.kind === "epoch")
+      return this.cold(owner, `it runs once per epoch: it is in the epoch loop at line ${this.line(innermost.loop)}, outside the step loop`);
+    for (const event of events.slice(firstLoop + 1)) {
+      if ("guard" in event) return this.cold(owner, `its loop is under the periodic guard at line ${this.line(event.guard)}`);
+      if (event.kind === "step") {
+        const stepContext = this.stepLoopContext(event.loop, owner, compiled);
+        return {
+          ...stepContext,
+          where: `in the loop at line ${this.line(innermost.loop)}, inside the step loop of ${owner} (line ${this.line(event.loop)})`,
+          frequency: "several times per step",
+          loop: innermost.loop,
+        };
+      }
+      if (event.kind === "epoch")
+        return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs once per epoch, outside the step loop`);
+    }
+    const inherited = fnContext();
+    if (inherited?.hot) {
+      return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: `on every iteration, ${inherited.frequency}`, loop: innermost.loop };
+    }
+    return {
+      hot: true,
+      where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
+      frequency: "on every iteration",
+      reason: "a sync inside a loop runs once per iteration, where one batched transfer after the loop would do",
+      loop: innermost.loop,
+      compiled,
+    };
+  }
+
+  private stepLoopContext(loop: SyntaxNode, owner: string, compiled: CompiledRegion | undefined): SiteContext {
+    return {
+      hot: true,
+      where: `in the step loop of ${owner} (line ${this.line(loop)})`,
+      frequency: "every step",
+      reason: `the loop at line ${this.line(loop)} ${this.stepLoopEvidence(loop)}`,
+      loop,
+      compiled,
+    };
+  }
+
+  private cold(owner: string, reason: string): SiteContext {
+    return { hot: false, where: owner === "the module's top level" ? "at the module's top level" : `in ${owner}`, frequency: "each time it runs", reason };
+  }
+
+  functionLabel(fn: SyntaxNode | undefined): string {
+    if (!fn) return "the module's top level";
+    const name = this.text(childByField(fn, "name")!);
+    const cls = enclosingClassOf(fn);
+    return cls ? `\`${this.text(childByField(cls, "name")!)}.${name}()\`` : `\`${name}()\``;
+  }
+
+  /** Per-step functions: `forward`, `*_step`, Lightning hooks, compiled functions and their same-file callees. */
+  functionContext(fn: SyntaxNode, depth = 0): SiteContext {
+    const cached = this.functionContexts.get(fn);
+    if (cached) return cached;
+    if (this.inProgress.has(fn) || depth > MAX_CALL_DEPTH) return this.cold(this.functionLabel(fn), "it is not called from a hot path");
+    this.inProgress.add(fn);
+    try {
+      const result = this.computeFunctionContext(fn, depth);
+      // A result reached at the depth limit may be incomplete; only memoise what is final.
+      if (result.hot || depth === 0) this.functionContexts.set(fn, result);
+      return result;
+    } finally {
+      this.inProgress.delete(fn);
+    }
+  }
+
+  private computeFunctionContext(fn: SyntaxNode, depth: number): SiteContext {
+    const label = this.functionLabel(fn);
+    const name = this.text(childByField(fn, "name")!);
+    const cls = enclosingClassOf(fn);
+    if (this.compiled().has(fn))
+      return { hot: true, where: `in the compiled function ${label}`, frequency: "on every call", reason: `${label} is compiled with \`torch.compile\`/TorchScript`, compiled: "torch.compile" };
+    if (cls && name === "forward")
+      return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: "`forward` runs once per step (and once per token when decoding)" };
+    if (/(^|_)step$/.test(name) || STEP_HOOK.test(name))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
+    if (this.env.extraStepFunctions.has(name))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
+    for (const call of this.callSitesOf(fn)) {
+      if (contains(fn, call)) continue;
+      const caller = this.contextOf(call, depth + 1);
+      if (caller.hot) {
+        return {
+          hot: true,
+          where: `in ${label}, called ${caller.where} (line ${this.line(call)})`,
+          frequency: caller.frequency,
+          reason: `${label} is called from a hot path: ${caller.reason}`,
+          compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
+        };
+      }
+    }
+    return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file calls it");
+  }
+
+  private callSitesOf(fn: SyntaxNode): SyntaxNode[] {
+    if (!this.callSites) this.callSites = this.indexCallSites();
+    const name = this.text(childByField(fn, "name")!);
+    const cls = enclosingClassOf(fn);
+    return this.callSites.get(cls ? `${cls.start}:${name}` : name) ?? [];
+  }
+
+  private indexCallSites(): Map<string, SyntaxNode[]> {
+    const index = new Map<string, SyntaxNode[]>();
+    const add = (key: string, call: SyntaxNode) => {
+      const list = index.get(key);
+      if (list) list.push(call);
+      else index.set(key, [call]);
+    };
+    const stack = [this.env.root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      for (const child of node.children) stack.push(child);
+      if (node.type !== "call") continue;
+      const callee = childByField(node, "function");
+      if (!callee) continue;
+      if (callee.type === "identifier") add(this.text(callee), node);
+      else if (callee.type === "attribute") {
+        const object = childByField(callee, "object")!;
+        const cls = enclosingClassOf(node);
+        if (object.type === "identifier" && this.text(object) === "self" && cls) add(`${cls.start}:${this.text(childByField(callee, "attribute")!)}`, node);
+      }
+    }
+    return index;
+  }
+
+  /** Functions compiled by decorator or passed (as a function or a module instance) to `torch.compile`. */
+  private compiled(): Set<SyntaxNode> {
+    if (this.compiledFunctions) return this.compiledFunctions;
+    const compiled = new Set<SyntaxNode>();
+    const stack = [this.env.root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      for (const child of node.children) stack.push(child);
+      if (node.type === "decorated_definition") {
+        const definition = childByField(node, "definition");
+        if (definition?.type === "function_definition" && node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) compiled.add(definition);
+        if (definition?.type === "class_definition" && node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) {
+          const forward = methodOf(definition, "forward", this.env.text);
+          if (forward) compiled.add(forward);
+        }
+      }
+      if (node.type === "call") {
+        const callee = childByField(node, "function");
+        const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+        if (name !== "torch.compile" && name !== "torch.jit.script") continue;
+        const [target] = positionalArguments(node);
+        if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
+      }
+    }
+    this.compiledFunctions = compiled;
+    return compiled;
+  }
+
+  private isCompileDecorator(decorator: SyntaxNode): boolean {
+    let expression = decorator.children[0];
+    if (!expression) return false;
+    if (expression.type === "call") expression = childByField(expression, "function") ?? expression;
+    const name = this.env.evidence.qualifiedName(expression);
+    return name === "torch.compile" || name === "torch.jit.script" || name === "torch._dynamo.optimize";
+  }
+
+  /** The functions that `torch.compile(target)` compiles, when they are defined in this file. */
+  private compiledTargets(target: SyntaxNode): SyntaxNode[] {
+    const node = unparenthesized(target);
+    if (node.type === "call") {
+      const callee = childByField(node, "function");
+      return callee ? this.compiledTargets(callee) : [];
+    }
+    if (node.type !== "identifier") return [];
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    if (!binding?.value) return [];
+    if (binding.kind === "function") return [binding.value];
+    if (binding.kind === "class") {
+      const forward = methodOf(binding.value, "forward", this.env.text);
+      return forward ? [forward] : [];
+    }
+    if (binding.kind === "assign" && binding.value.type === "call") return this.compiledTargets(binding.value);
+    return [];
+  }
+
+  private isGraphCapture(withStatement: SyntaxNode): boolean {
+    const clause = withStatement.children.find((child) => child.type === "with_clause");
+    for (const item of clause?.children ?? []) {
+      let value = childByField(item, "value");
+      if (value?.type === "as_pattern") value = value.children[0];
+      if (value?.type !== "call") continue;
+      const callee = childByField(value, "function");
+      const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+      if (name && /(^|\.)cuda\.graph$/.test(name)) return true;
+    }
+    return false;
+  }
+
+  /** True when `site`, reached through `child`, is evaluated on every iteration of `loop`. */
+  private runsPerIteration(loop: SyntaxNode, child: SyntaxNode, site: SyntaxNode): boolean {
+    if (loop.type === "for_statement") return child.field === "body";
+    if (loop.type === "while_statement") return child.field === "body" || child.field === "condition";
+    // Comprehensions: everything but the first iterable runs per item.
+    const firstClause = loop.children.find((c) => c.type === "for_in_clause");
+    const iterable = firstClause ? childByField(firstClause, "right") : undefined;
+    return !(iterable && contains(iterable, site));
+  }
+
+  loopKind(loop: SyntaxNode): LoopKind {
+    const cached = this.loopKinds.get(loop);
+    if (cached) return cached;
+    let kind: LoopKind;
+    if (this.iteratesData(loop)) kind = "step";
+    else if ((this.isEpochLoop(loop) || this.containsDataLoop(loop)) && !this.doesStepWork(loop, true)) kind = "epoch";
+    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false)) kind = "step";
+    else kind = "other";
+    this.loopKinds.set(loop, kind);
+    return kind;
+  }
+
+  private stepLoopEvidence(loop: SyntaxNode): string {
+    if (this.iteratesData(loop)) return "iterates over batches of data";
+    if (this.iteratesStepRange(loop)) return "counts training steps";
+    return "runs a forward/backward pass or an optimizer step on each iteration";
+  }
+
+  private iteratesData(loop: SyntaxNode): boolean {
+    if (loop.type === "for_statement") {
+      const iterable = childByField(loop, "right");
+      return !!iterable && this.env.evidence.elementOf(iterable, []).kind === "batch";
+    }
+    if (loop.type === "while_statement") {
+      return this.someDirectNode(loop, (node) => {
+        if (node.type !== "call") return false;
+        const callee = childByField(node, "function");
+        if (!callee) return false;
+        if (callee.type === "identifier" && this.text(callee) === "next") {
+          const [source] = positionalArguments(node);
+          return !!source && (this.env.evidence.of(source).kind === "loader" || DATA_ITERABLE_NAME.test(this.text(source)) || /iter|loader|prefetch/i.test(this.text(source)));
+        }
+        return false;
+      }, true);
+    }
+    return false;
+  }
+
+  private iteratesStepRange(loop: SyntaxNode): boolean {
+    const bound = loop.type === "for_statement" ? childByField(loop, "right") : loop.type === "while_statement" ? childByField(loop, "condition") : undefined;
+    if (!bound) return false;
+    if (loop.type === "for_statement") {
+      const call = unparenthesized(bound);
+      if (call.type !== "call") return false;
+      const callee = childByField(call, "function");
+      if (!callee || !/^(range|trange|tqdm)$/.test(this.text(callee))) return false;
+    }
+    return identifiersIn(bound, this.env.text).some((name) => STEP_COUNT_NAME.test(name) && !EPOCH_NAME.test(name));
+  }
+
+  private isEpochLoop(loop: SyntaxNode): boolean {
+    if (loop.type !== "for_statement") return loop.type === "while_statement" && identifiersIn(childByField(loop, "condition")!, this.env.text).some((n) => EPOCH_NAME.test(n));
+    const target = childByField(loop, "left");
+    const iterable = childByField(loop, "right");
+    return (!!target && EPOCH_NAME.test(this.text(target))) || (!!iterable && identifiersIn(iterable, this.env.text).some((n) => EPOCH_NAME.test(n)));
+  }
+
+  /** A nested data loop, or a call to a function of this file that has one: this loop is an epoch loop. */
+  private containsDataLoop(loop: SyntaxNode): boolean {
+    const body = childByField(loop, "body");
+    if (!body) return false;
+    return this.someNode(body, (node) => {
+      if ((node.type === "for_statement" || node.type === "while_statement") && this.iteratesData(node)) return true;
+      if (node.type === "call") {
+        const fn = this.localFunction(node);
+        return !!fn && fn !== enclosingFunctionOf(loop) && this.hasStepLoop(fn);
+      }
+      return false;
+    });
+  }
+
+  private localFunction(call: SyntaxNode): SyntaxNode | undefined {
+    const callee = childByField(call, "function");
+    if (!callee) return undefined;
+    if (callee.type === "identifier") {
+      const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+      return binding?.kind === "function" ? binding.value : undefined;
+    }
+    if (callee.type === "attribute" && this.text(childByField(callee, "object")!) === "self") {
+      const cls = enclosingClassOf(call);
+      return cls ? methodOf(cls, this.text(childByField(callee, "attribute")!), this.env.text) : undefined;
+    }
+    return undefined;
+  }
+
+  private hasStepLoop(fn: SyntaxNode): boolean {
+    const cached = this.functionHasStepLoop.get(fn);
+    if (cached !== undefined) return cached;
+    this.functionHasStepLoop.set(fn, false);
+    const body = childByField(fn, "body");
+    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.doesStepWork(node, false)));
+    this.functionHasStepLoop.set(fn, result);
+    return result;
+  }
+
+  /** The loop body calls `.backward()`, an optimizer's `.step()`, `.zero_grad()` or a model. */
+  private doesStepWork(loop: SyntaxNode, directOnly: boolean): boolean {
+    return this.someDirectNode(loop, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      if (!callee) return false;
+      if (callee.type === "attribute") {
+        const method = this.text(childByField(callee, "attribute")!);
+        const receiver = childByField(callee, "object")!;
+        if (method === "backward" || method === "zero_grad") return true;
+        if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
+        return false;
+      }
+      if (callee.type === "identifier") return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
+      return false;
+    }, directOnly);
+  }
+
+  /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
+  private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
+    const body = childByField(loop, "body");
+    if (!body) return false;
+    const stack = [body];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (predicate(node)) return true;
+      for (const child of node.children) {
+        if (child.type === "function_definition" || child.type === "class_definition") continue;
+        if (directOnly && (child.type === "for_statement" || child.type === "while_statement")) continue;
+        stack.push(child);
+      }
+    }
+    return false;
+  }
+
+  private someNode(root: SyntaxNode, predicate: (node: SyntaxNode) => boolean): boolean {
+    const stack = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (predicate(node)) return true;
+      for (const child of node.children) if (child.type !== "function_definition" && child.type !== "class_definition") stack.push(child);
+    }
+    return false;
+  }
+
+  /** If `ancestor` is a periodic guard and `child` the branch that runs only on guarded steps, the guard. */
+  private periodicGuardAbove(ancestor: SyntaxNode, child: SyntaxNode, site: SyntaxNode): SyntaxNode | undefined {
+    switch (ancestor.type) {
+      case "if_statement":
+      case "elif_clause": {
+        const condition = childByField(ancestor, "condition");
+        return child.field === "consequence" && condition && this.isPeriodic(condition) ? ancestor : undefined;
+      }
+      case "conditional_expression": {
+        const [consequence, condition] = ancestor.children;
+        return child === consequence && condition && this.isPeriodic(condition) ? ancestor : undefined;
+      }
+      case "boolean_operator": {
+        const left = childByField(ancestor, "left");
+        return ancestor.tokens[0] === "and" && child.field === "right" && left && this.isPeriodic(left) ? ancestor : undefined;
+      }
+      case "block":
+        return this.continueGuardBefore(ancestor, child, site);
+      default:
+        return undefined;
+    }
+  }
+
+  /** `if step % N != 0: continue` makes the rest of the loop body periodic. */
+  private continueGuardBefore(block: SyntaxNode, child: SyntaxNode, site: SyntaxNode): SyntaxNode | undefined {
+    for (const statement of block.children) {
+      if (statement.start >= child.start || statement.start >= site.start) break;
+      if (statement.type !== "if_statement" || statement.children.some((c) => c.field === "alternative")) continue;
+      const consequence = childByField(statement, "consequence");
+      const condition = childByField(statement, "condition");
+      if (!consequence || !condition || consequence.children.length !== 1 || consequence.children[0].type !== "continue_statement") continue;
+      if (this.isComplementOfPeriodic(condition)) return statement;
+    }
+    return undefined;
+  }
+
+  /** `step % N == 0`, `(i + 1) % N == 0`, `... and it % k == 0`, `i == len(loader) - 1`, `is_last_step`. */
+  isPeriodic(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    switch (node.type) {
+      case "boolean_operator": {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (!left || !right) return false;
+        return node.tokens[0] === "and" ? this.isPeriodic(left) || this.isPeriodic(right) : this.isPeriodic(left) && this.isPeriodic(right);
+      }
+      case "not_operator": {
+        const argument = childByField(node, "argument") ?? node.children[0];
+        return !!argument && (isModulo(argument) || this.isComplementOfPeriodic(argument));
+      }
+      case "comparison_operator": {
+        if (node.tokens.length !== 1 || node.children.length !== 2) return false;
+        const [left, right] = node.children;
+        if (node.tokens[0] === "==") {
+          if (isModulo(left) || isModulo(right)) return true;
+          return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
+        }
+        return false;
+      }
+      case "identifier":
+      case "attribute":
+        return PERIODIC_FLAG_NAME.test(lastName(this.text(node)));
+      case "call": {
+        const callee = childByField(node, "function");
+        return !!callee && PERIODIC_FLAG_NAME.test(lastName(this.text(callee)));
+      }
+      default:
+        return false;
+    }
+  }
+
+  private isComplementOfPeriodic(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (isModulo(node)) return true;
+    if (node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "!=") return node.children.some(isModulo);
+    if (node.type === "not_operator") {
+      const argument = childByField(node, "argument") ?? node.children[0];
+      return !!argument && this.isPeriodic(argument);
+    }
+    return false;
+  }
+
+  private isCounter(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "identifier" && node.type !== "attribute") return false;
+    return COUNTER_NAME.test(lastName(this.text(node)));
+  }
+
+  /** A value a counter equals on one step only: a literal, `len(x) - 1`, `max_steps`, `num_batches - 1`. */
+  private isSingleStep(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "integer") return true;
+    const text = this.text(node);
+    return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
+  }
+}
+
+function isModulo(raw: SyntaxNode): boolean {
+  const node = unparenthesized(raw);
+  if (node.type !== "binary_operator" || node.tokens[0] !== "%") return false;
+  const left = childByField(node, "left");
+  return !!left && unparenthesized(left).type !== "string" && unparenthesized(left).type !== "concatenated_string";
+}
+
+function lastName(dotted: string): string {
+  const index = dotted.lastIndexOf(".");
+  return index < 0 ? dotted : dotted.slice(index + 1);
+}
+
+function identifiersIn(root: SyntaxNode, text: string): string[] {
+  const names: string[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "identifier") names.push(text.slice(node.start, node.end));
+    stack.push(...node.children);
+  }
+  return names;
+}
+
+/** The class whose method `node` is (or is in); nested functions of a method have none. */
+export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
+  const fn = node.type === "function_definition" ? node : enclosingFunctionOf(node);
+  let current = fn?.parent;
+  if (current?.type === "block") current = current.parent;
+  if (current?.type === "decorated_definition") current = current.parent?.parent;
+  return current?.type === "class_definition" ? current : undefined;
+}
+
+export function enclosingFunctionOf(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current; current = current.parent) if (current.type === "function_definition") return current;
+  return undefined;
+}
+
+export function methodOf(cls: SyntaxNode, name: string, text: string): SyntaxNode | undefined {
+  const body = childByField(cls, "body");
+  for (const statement of body?.children ?? []) {
+    const fn = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
+    if (fn?.type !== "function_definition") continue;
+    const nameNode = childByField(fn, "name");
+    if (nameNode && text.slice(nameNode.start, nameNode.end) === name) return fn;
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * Naming conventions of PyTorch code that the analysis treats as evidence. Each pattern is a guess about
+ * code we have not read, so each one is narrow and documented here, in one place.
+ */
+
+/** Variables that usually hold an `nn.Module` (calling one runs a forward pass on its device). */
+export const MODULE_NAME = /^(model|net|network|module|backbone|encoder|decoder|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|ddp_model|raw_model|unwrapped_model|ema_model|model_ema|criterion|loss_fn|loss_func|loss_function|lossfn)$|(_model|_net|_criterion|_loss_fn)$/i;
+
+/** Iterables that yield training or evaluation batches. */
+export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|batches|data_iter|dataiter|batch_iter|train_data|val_data|valid_data|test_data|eval_data|prefetcher)$|^(loader|dataloader|dataset|batches|data|ds)$|^(train|val|valid|test|eval)_?(loader|ds|set|iter)$/i;
+
+/** Loop bounds that count optimisation steps rather than items. */
+export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|total)_?(steps|iters|iterations|batches|updates)$|^(steps|iters|iterations|updates)/i;
+
+/** Loop variables and bounds that count epochs. */
+export const EPOCH_NAME = /epoch/i;
+
+/** Counters that periodic guards test (`step`, `i`, `batch_idx`, `self.global_step`). */
+export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
+
+/** Booleans that by name say "this is the log/eval/last step". */
+export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(log|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
+
+/** Receivers of `.step()` that are optimisers (a scheduler's `.step()` is not a training step). */
+export const OPTIMIZER_NAME = /optim|^opt$|^opt_|_opt$|scaler/i;
+
+/** Boolean masks (`mask`, `keep`, `valid`, `is_pad`), used only together with tensor evidence. */
+export const MASK_NAME = /mask|^keep|^valid|^is_|^has_|^sel(ect(ed)?)?$|^pos(itive)?s?$|^neg(ative)?s?$/i;
+
+/** Receivers of `.synchronize()` that are CUDA streams or events. */
+export const STREAM_OR_EVENT_NAME = /stream|event|^(start|end|stop)(_evt|_ev)?$/i;
+
+/** Logger objects whose `.info(...)`-style methods format their arguments. */
+export const LOGGER_NAME = /^(logging|logger|log|_logger|_log|LOGGER|LOG)$|logger$/i;
+export const LOGGING_METHOD = /^(debug|info|warning|warn|error|critical|exception|log)$/;
+
+/** Names for devices in `.to(device)`. */
+export const DEVICE_NAME = /device|^dev$|cuda|gpu|^rank$|local_rank/i;

@@ -1,0 +1,257 @@
+/**
+ * Scopes and bindings: which assignment a name refers to at a given point of a function.
+ *
+ * A binding takes effect where its statement ends (so `x = x.cuda()` reads the previous `x`), and a name
+ * resolves to the last binding in its scope that takes effect before the use, then to enclosing functions,
+ * then to the module. This is flow-insensitive across branches on purpose: it is cheap and right for the
+ * straight-line code that training loops are made of.
+ */
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+
+export type BindingKind = "assign" | "augmented" | "for" | "with" | "parameter" | "import" | "function" | "class" | "walrus";
+
+export interface Binding {
+  name: string;
+  kind: BindingKind;
+  /** Offset from which the binding is visible. */
+  effective: number;
+  /** The assigned expression (`assign`, `augmented`, `with`, `walrus`), the iterable (`for`), the def/class node. */
+  value?: SyntaxNode;
+  /** Path of tuple positions when unpacking: `a, (b, c) = v` gives `c` the path [1, 1]. */
+  unpackPath: number[];
+  /** The whole statement or parameter node. */
+  node: SyntaxNode;
+  /** `augmented` only: the operator, e.g. `+=`. */
+  operator?: string;
+  /** `parameter` only. */
+  annotation?: SyntaxNode;
+  defaultValue?: SyntaxNode;
+  /** `for` only: the loop statement. */
+  loop?: SyntaxNode;
+}
+
+export interface Scope {
+  /** The function_definition, or the module. */
+  node: SyntaxNode;
+  parent: Scope | null;
+  bindings: Map<string, Binding[]>;
+}
+
+export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, Scope> {
+  const scopes = new Map<SyntaxNode, Scope>();
+  const moduleScope: Scope = { node: root, parent: null, bindings: new Map() };
+  scopes.set(root, moduleScope);
+  // Iterative walk carrying the current scope; classes do not form a scope for the names inside methods.
+  const stack: Array<{ node: SyntaxNode; scope: Scope }> = [{ node: root, scope: moduleScope }];
+  while (stack.length > 0) {
+    const { node, scope } = stack.pop()!;
+    let inner = scope;
+    if (node.type === "function_definition") {
+      const nameNode = childByField(node, "name");
+      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "function", effective: node.start, value: node, unpackPath: [], node });
+      inner = { node, parent: scope, bindings: new Map() };
+      scopes.set(node, inner);
+      collectParameters(node, inner, text);
+    } else if (node.type === "class_definition") {
+      const nameNode = childByField(node, "name");
+      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "class", effective: node.start, value: node, unpackPath: [], node });
+    } else {
+      collectBinding(node, scope, text);
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i];
+      if (node.type === "function_definition" && child.field === "parameters") continue;
+      stack.push({ node: child, scope: inner });
+    }
+  }
+  for (const scope of scopes.values()) for (const list of scope.bindings.values()) list.sort((a, b) => a.effective - b.effective);
+  return scopes;
+}
+
+function textOf(node: SyntaxNode, text: string): string {
+  return text.slice(node.start, node.end);
+}
+
+function addBinding(scope: Scope, binding: Binding): void {
+  const list = scope.bindings.get(binding.name);
+  if (list) list.push(binding);
+  else scope.bindings.set(binding.name, [binding]);
+}
+
+function collectParameters(fn: SyntaxNode, scope: Scope, text: string): void {
+  const parameters = childByField(fn, "parameters");
+  if (!parameters) return;
+  for (const parameter of parameters.children) {
+    let nameNode: SyntaxNode | undefined;
+    let annotation: SyntaxNode | undefined;
+    let defaultValue: SyntaxNode | undefined;
+    switch (parameter.type) {
+      case "identifier":
+        nameNode = parameter;
+        break;
+      case "typed_parameter":
+        nameNode = parameter.children.find((child) => child.type === "identifier" && child.field !== "type");
+        annotation = childByField(parameter, "type");
+        break;
+      case "default_parameter":
+        nameNode = childByField(parameter, "name");
+        defaultValue = childByField(parameter, "value");
+        break;
+      case "typed_default_parameter":
+        nameNode = childByField(parameter, "name");
+        annotation = childByField(parameter, "type");
+        defaultValue = childByField(parameter, "value");
+        break;
+      default:
+        continue;
+    }
+    if (!nameNode || nameNode.type !== "identifier") continue;
+    addBinding(scope, {
+      name: textOf(nameNode, text),
+      kind: "parameter",
+      effective: fn.start,
+      unpackPath: [],
+      node: parameter,
+      annotation,
+      defaultValue,
+    });
+  }
+}
+
+function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
+  switch (node.type) {
+    case "assignment": {
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      if (!left) return;
+      // `a = b = value`: tree-sitter nests the second assignment as the right side.
+      let value = right;
+      while (value && value.type === "assignment") value = childByField(value, "right");
+      const statementEnd = node.parent?.type === "expression_statement" ? node.parent.end : node.end;
+      bindTargets(left, [], (name, path) =>
+        addBinding(scope, { name, kind: "assign", effective: statementEnd, value, unpackPath: path, node }), text);
+      return;
+    }
+    case "augmented_assignment": {
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      if (!left || left.type !== "identifier") return;
+      const statementEnd = node.parent?.type === "expression_statement" ? node.parent.end : node.end;
+      addBinding(scope, {
+        name: textOf(left, text),
+        kind: "augmented",
+        effective: statementEnd,
+        value: right,
+        unpackPath: [],
+        node,
+        operator: node.tokens[0],
+      });
+      return;
+    }
+    case "for_statement":
+    case "for_in_clause": {
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      if (!left) return;
+      const body = childByField(node, "body");
+      const effective = node.type === "for_statement" ? (body?.start ?? node.start) : node.start;
+      bindTargets(left, [], (name, path) =>
+        addBinding(scope, { name, kind: "for", effective, value: right, unpackPath: path, node, loop: node }), text);
+      return;
+    }
+    case "with_item": {
+      const value = childByField(node, "value");
+      if (value?.type === "as_pattern") {
+        const target = value.children.find((child) => child.field === "alias") ?? value.children[1];
+        const expression = value.children[0];
+        const targetName = target?.type === "as_pattern_target" ? target.children[0] : target;
+        if (targetName)
+          bindTargets(targetName, [], (name, path) =>
+            addBinding(scope, { name, kind: "with", effective: node.end, value: expression, unpackPath: path, node }), text);
+      }
+      return;
+    }
+    case "named_expression": {
+      const nameNode = childByField(node, "name");
+      const value = childByField(node, "value");
+      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "walrus", effective: node.end, value, unpackPath: [], node });
+      return;
+    }
+    case "import_statement":
+    case "import_from_statement": {
+      for (const child of node.children) {
+        if (child.field !== "name") continue;
+        const alias = child.type === "aliased_import" ? childByField(child, "alias") : undefined;
+        const dotted = child.type === "aliased_import" ? childByField(child, "name") : child;
+        const bound = alias ?? dotted?.children[0] ?? dotted;
+        if (bound) addBinding(scope, { name: textOf(bound, text), kind: "import", effective: node.end, value: child, unpackPath: [], node });
+      }
+      return;
+    }
+  }
+}
+
+function bindTargets(target: SyntaxNode, path: number[], bind: (name: string, path: number[]) => void, text: string): void {
+  const node = unparenthesized(target);
+  switch (node.type) {
+    case "identifier":
+      bind(textOf(node, text), path);
+      return;
+    case "pattern_list":
+    case "tuple_pattern":
+    case "list_pattern":
+    case "tuple":
+    case "list":
+    case "expression_list":
+      node.children.forEach((child, index) => bindTargets(child, [...path, index], bind, text));
+      return;
+    case "list_splat_pattern":
+      return;
+  }
+}
+
+/** The innermost function or module scope that contains `node`. */
+export function scopeOf(node: SyntaxNode, scopes: Map<SyntaxNode, Scope>): Scope {
+  for (let current: SyntaxNode | null = node.parent; current; current = current.parent) {
+    if (current.type === "function_definition") {
+      const scope = scopes.get(current);
+      // Parameters' default values are evaluated in the enclosing scope.
+      if (scope && !isInParameters(node, current)) return scope;
+    }
+    if (!current.parent) return scopes.get(current)!;
+  }
+  return scopes.get(node)!;
+}
+
+function isInParameters(node: SyntaxNode, fn: SyntaxNode): boolean {
+  const parameters = childByField(fn, "parameters");
+  return !!parameters && parameters.start <= node.start && node.end <= parameters.end;
+}
+
+/** The binding of `name` visible at `offset` in `scope`, searching enclosing scopes. */
+export function resolveBinding(name: string, offset: number, scope: Scope): Binding | undefined {
+  for (let current: Scope | null = scope; current; current = current.parent) {
+    const list = current.bindings.get(name);
+    if (!list || list.length === 0) continue;
+    if (current !== scope) return list[list.length - 1];
+    let found: Binding | undefined;
+    for (const binding of list) {
+      if (binding.effective <= offset) found = binding;
+      else break;
+    }
+    // A name read before its first binding in a loop is carried over from the previous iteration.
+    return found ?? list[list.length - 1];
+  }
+  return undefined;
+}
+
+/** The binding of `name` that the binding `before` replaced (for `x += ...`). */
+export function previousBinding(before: Binding, scope: Scope): Binding | undefined {
+  const list = scope.bindings.get(before.name) ?? [];
+  let found: Binding | undefined;
+  for (const binding of list) {
+    if (binding === before) break;
+    if (binding.effective <= before.node.start) found = binding;
+  }
+  return found;
+}

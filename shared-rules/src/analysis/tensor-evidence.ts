@@ -1,0 +1,764 @@
+/**
+ * Which values are tensors, and can they live on a GPU? Decided from local evidence only: the calls that
+ * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
+ * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
+ */
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { Binding, Scope, previousBinding, resolveBinding, scopeOf } from "./scopes";
+import { DATA_ITERABLE_NAME, DEVICE_NAME, MODULE_NAME } from "./names";
+
+export type EvidenceKind =
+  /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
+  | "gpu"
+  /** A tensor whose device is not known. */
+  | "tensor"
+  /** A tensor known to be on the CPU. */
+  | "cpu"
+  /** What a data loader yields: CPU tensors, or tuples/dicts of them. */
+  | "batch"
+  | "numpy"
+  /** A Python number, bool, string, dtype, device or shape. */
+  | "scalar"
+  /** A list, tuple, dict or set (its elements are unknown). */
+  | "container"
+  | "module"
+  | "loader"
+  | "self"
+  /** An imported module (`np`, `math`): calling its functions says nothing about tensors. */
+  | "namespace"
+  | "unknown";
+
+export interface Evidence {
+  kind: EvidenceKind;
+  /** Why, in a few words, for messages and hovers ("the output of `model(...)`"). */
+  reason: string;
+}
+
+export const UNKNOWN: Evidence = { kind: "unknown", reason: "no evidence" };
+
+export function isTensorKind(kind: EvidenceKind): boolean {
+  return kind === "gpu" || kind === "tensor" || kind === "cpu" || kind === "batch";
+}
+
+export type DeviceKind = "gpu" | "cpu" | "not-device" | "unknown";
+
+/** Everything the evidence needs to know about the file. */
+export interface EvidenceEnvironment {
+  text: string;
+  scopes: Map<SyntaxNode, Scope>;
+  classes: Map<SyntaxNode, ClassInfo>;
+  /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
+  defaultDeviceChanged: boolean;
+}
+
+export interface ClassInfo {
+  node: SyntaxNode;
+  name: string;
+  isModule: boolean;
+  /** `self.<name> = <value>` assignments, in source order. */
+  attributes: Map<string, SyntaxNode[]>;
+  /** `self.register_buffer("<name>", ...)` and `nn.Parameter` attributes. */
+  tensorAttributes: Set<string>;
+  methods: Map<string, SyntaxNode>;
+}
+
+const NON_TENSOR_TORCH_FUNCTIONS = new Set([
+  "is_tensor", "is_storage", "is_floating_point", "is_complex", "is_nonzero", "numel", "get_default_dtype",
+  "set_default_dtype", "manual_seed", "seed", "initial_seed", "device", "dtype", "Size", "Generator", "save",
+  "compile", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "autocast", "get_rng_state",
+  "set_rng_state", "use_deterministic_algorithms", "set_printoptions", "set_num_threads", "get_num_threads",
+  "finfo", "iinfo", "is_grad_enabled", "is_inference_mode_enabled", "typename", "result_type", "promote_types",
+  "can_cast", "set_default_device", "get_default_device", "set_float32_matmul_precision", "is_autocast_enabled",
+  "set_anomaly_enabled", "cond", "vmap", "stack_trace",
+]);
+const TENSOR_NAMESPACES = ["torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nested"];
+const FACTORY_FUNCTIONS = new Set([
+  "tensor", "as_tensor", "asarray", "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm",
+  "arange", "range", "linspace", "logspace", "eye", "tril_indices", "triu_indices", "empty_strided", "scalar_tensor",
+]);
+const LIKE_FACTORIES = /_like$/;
+const NON_TENSOR_METHODS = new Set([
+  "item", "size", "dim", "numel", "nelement", "element_size", "stride", "data_ptr", "is_contiguous", "get_device",
+  "is_floating_point", "is_complex", "ndimension", "storage_offset", "is_pinned", "is_set_to", "equal", "__len__",
+  "untyped_storage", "has_names", "is_shared", "dim_order", "is_signed", "is_inference",
+]);
+/** Methods that only tensors have (not numpy arrays, lists or Python numbers). */
+const TORCH_ONLY_METHODS = new Set([
+  "cuda", "detach", "float", "half", "bfloat16", "double", "long", "int", "short", "bool", "byte", "contiguous",
+  "unsqueeze", "masked_fill", "masked_fill_", "softmax", "log_softmax", "type_as", "new_zeros", "new_ones",
+  "new_full", "new_empty", "new_tensor", "requires_grad_", "clone", "permute", "sigmoid", "relu", "view_as",
+  "expand_as", "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "masked_scatter",
+  "bmm", "mm", "norm", "narrow", "pow", "exp", "log", "sqrt", "rsqrt", "abs", "neg", "detach_", "zero_",
+  "add_", "mul_", "div_", "sub_", "clamp", "clamp_", "clamp_min", "clamp_max", "lerp_", "addcmul_", "logsumexp",
+  "isnan", "isinf", "isfinite", "logical_not", "logical_and", "logical_or", "eq", "ne", "gt", "lt", "ge", "le",
+  "masked_select", "nonzero_static", "topk", "sort", "argsort", "cumsum", "t", "expand", "repeat_interleave",
+  "float16", "to_dense", "to_sparse", "pin_memory", "unflatten", "movedim", "amax", "amin", "nansum", "nanmean",
+]);
+const TENSOR_ATTRIBUTES = new Set(["data", "T", "mT", "H", "mH", "real", "imag", "grad"]);
+const SCALAR_ATTRIBUTES = new Set([
+  "shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "is_leaf", "layout", "names", "grad_fn",
+  "is_sparse", "is_quantized", "itemsize", "nbytes", "is_meta", "is_mps", "training",
+]);
+/** Attributes of model outputs (Hugging Face and similar) that hold tensors. */
+const OUTPUT_TENSOR_ATTRIBUTES = new Set(["grad", "logits", "loss", "last_hidden_state", "pooler_output"]);
+const SCALAR_BUILTINS = new Set([
+  "float", "int", "bool", "len", "str", "repr", "format", "isinstance", "issubclass", "hasattr", "callable", "id",
+  "hash", "ord", "chr", "type", "print", "input", "open",
+]);
+const CONTAINER_BUILTINS = new Set(["list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "range", "map", "filter"]);
+const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
+
+function evidence(kind: EvidenceKind, reason: string): Evidence {
+  return { kind, reason };
+}
+
+/**
+ * Answers evidence questions about one file. Results are memoised per node; recursion is bounded so
+ * that pathological nesting (10,000 parentheses) degrades to "unknown" instead of overflowing the stack.
+ */
+export class TensorEvidence {
+  private readonly memo = new Map<SyntaxNode, Evidence>();
+  private readonly returnMemo = new Map<SyntaxNode, Evidence>();
+  private depth = 0;
+  private static readonly MAX_DEPTH = 40;
+
+  constructor(private readonly env: EvidenceEnvironment, private readonly functionsByName: Map<string, SyntaxNode>) {}
+
+  text(node: SyntaxNode): string {
+    return this.env.text.slice(node.start, node.end);
+  }
+
+  of(node: SyntaxNode): Evidence {
+    const cached = this.memo.get(node);
+    if (cached) return cached;
+    if (this.depth >= TensorEvidence.MAX_DEPTH) return UNKNOWN;
+    this.depth++;
+    this.memo.set(node, UNKNOWN); // breaks cycles through loop-carried bindings
+    let result: Evidence;
+    try {
+      result = this.compute(node);
+    } finally {
+      this.depth--;
+    }
+    this.memo.set(node, result);
+    return result;
+  }
+
+  private compute(raw: SyntaxNode): Evidence {
+    const node = unparenthesized(raw);
+    switch (node.type) {
+      case "integer":
+      case "float":
+      case "true":
+      case "false":
+      case "none":
+      case "string":
+      case "concatenated_string":
+        return evidence("scalar", "a Python literal");
+      case "list":
+      case "tuple":
+      case "dictionary":
+      case "set":
+      case "list_comprehension":
+      case "dictionary_comprehension":
+      case "set_comprehension":
+      case "generator_expression":
+        return evidence("container", "a Python container");
+      case "identifier":
+        return this.ofName(node);
+      case "call":
+        return this.ofCall(node);
+      case "attribute":
+        return this.ofAttribute(node);
+      case "subscript":
+        return this.ofSubscript(node);
+      case "binary_operator": {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (!left || !right) return UNKNOWN;
+        const leftEvidence = this.of(left);
+        if (node.tokens[0] === "%" && leftEvidence.kind === "scalar" && isStringNode(left)) return evidence("scalar", "a formatted string");
+        return combine(leftEvidence, this.of(right));
+      }
+      case "comparison_operator": {
+        if (node.tokens.some((token) => token === "is" || token === "in" || token === "not" || token === "is not" || token === "not in"))
+          return evidence("scalar", "an identity or membership test");
+        let result: Evidence | undefined;
+        for (const operand of node.children) result = result ? combine(result, this.of(operand)) : this.of(operand);
+        if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
+        return result && result.kind === "scalar" ? result : UNKNOWN;
+      }
+      case "unary_operator": {
+        const operand = childByField(node, "argument") ?? node.children[0];
+        return operand ? this.of(operand) : UNKNOWN;
+      }
+      case "not_operator":
+        return evidence("scalar", "a Python bool");
+      case "boolean_operator": {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (!left || !right) return UNKNOWN;
+        const a = this.of(left);
+        const b = this.of(right);
+        return a.kind === b.kind ? a : UNKNOWN;
+      }
+      case "conditional_expression": {
+        const [consequence, , alternative] = node.children;
+        if (!consequence || !alternative) return UNKNOWN;
+        const a = this.of(consequence);
+        const b = this.of(alternative);
+        if (a.kind === b.kind) return a;
+        if (isNoneNode(alternative)) return a;
+        if (isNoneNode(consequence)) return b;
+        return UNKNOWN;
+      }
+      case "named_expression": {
+        const value = childByField(node, "value");
+        return value ? this.of(value) : UNKNOWN;
+      }
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
+  qualifiedName(raw: SyntaxNode): string | undefined {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier") {
+      const name = this.text(node);
+      const moduleScope = this.env.scopes.get(rootOf(node));
+      const binding = moduleScope ? resolveBinding(name, Number.MAX_SAFE_INTEGER, moduleScope) : undefined;
+      const local = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
+      const chosen = local?.kind === "import" ? local : binding?.kind === "import" ? binding : undefined;
+      if (chosen) return importedName(chosen, this.env.text) ?? name;
+      return name;
+    }
+    if (node.type === "attribute") {
+      const object = childByField(node, "object");
+      const attribute = childByField(node, "attribute");
+      if (!object || !attribute) return undefined;
+      const base = this.qualifiedName(object);
+      return base === undefined ? undefined : `${base}.${this.text(attribute)}`;
+    }
+    return undefined;
+  }
+
+  private ofName(node: SyntaxNode): Evidence {
+    const name = this.text(node);
+    if (name === "self") return evidence("self", "the module itself");
+    const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
+    if (!binding) {
+      if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
+      if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
+      return UNKNOWN;
+    }
+    return this.ofBinding(binding);
+  }
+
+  ofBinding(binding: Binding): Evidence {
+    switch (binding.kind) {
+      case "assign":
+      case "walrus":
+      case "with": {
+        if (!binding.value) return UNKNOWN;
+        return this.unpack(binding.value, binding.unpackPath);
+      }
+      case "augmented": {
+        const rhs = binding.value ? this.of(binding.value) : UNKNOWN;
+        const scope = scopeOf(binding.node, this.env.scopes);
+        const previous = previousBinding(binding, scope);
+        if (!previous) return rhs;
+        return combine(this.ofBinding(previous), rhs);
+      }
+      case "for":
+        return binding.value ? this.elementOf(binding.value, binding.unpackPath) : UNKNOWN;
+      case "parameter":
+        return this.ofParameter(binding);
+      case "import":
+        return evidence("namespace", `\`${binding.name}\` is an imported module`);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
+  private unpack(value: SyntaxNode, path: number[]): Evidence {
+    let node = unparenthesized(value);
+    let index = 0;
+    while (index < path.length && (node.type === "tuple" || node.type === "list" || node.type === "expression_list")) {
+      const element = node.children[path[index]];
+      if (!element) return UNKNOWN;
+      node = unparenthesized(element);
+      index++;
+    }
+    const whole = this.of(node);
+    return index < path.length ? elementEvidence(whole) : whole;
+  }
+
+  /** Evidence of the items a `for` loop over `iterable` binds along `path`. */
+  elementOf(iterable: SyntaxNode, path: number[]): Evidence {
+    const node = unparenthesized(iterable);
+    if (node.type === "call") {
+      const fn = childByField(node, "function");
+      const args = positionalArguments(node);
+      const name = fn ? this.qualifiedName(fn) : undefined;
+      if (name === "enumerate" && args[0]) {
+        if (path.length === 0) return evidence("container", "an (index, item) pair");
+        return path[0] === 0 ? evidence("scalar", "an `enumerate` counter") : this.elementOf(args[0], path.slice(1));
+      }
+      if (name === "zip") {
+        if (path.length === 0) return evidence("container", "a tuple from `zip`");
+        const source = args[path[0]];
+        return source ? this.elementOf(source, path.slice(1)) : UNKNOWN;
+      }
+      if (name === "range" || name === "trange") return evidence("scalar", "a `range` counter");
+      if (name && ITERATION_WRAPPERS.test(name) && args[0]) return this.elementOf(args[0], path);
+      if (fn?.type === "attribute") {
+        const method = this.text(childByField(fn, "attribute")!);
+        const receiver = childByField(fn, "object")!;
+        const receiverEvidence = this.of(receiver);
+        if (method === "parameters" || method === "buffers") return evidence("gpu", "a parameter of a model");
+        if (method === "named_parameters" || method === "named_buffers") {
+          if (path.length === 0) return evidence("container", "a (name, parameter) pair");
+          return path[0] === 0 ? evidence("scalar", "a parameter name") : evidence("gpu", "a parameter of a model");
+        }
+        if (method === "items" || method === "values" || method === "keys") return UNKNOWN;
+        if (receiverEvidence.kind === "loader") return evidence("batch", "a batch from a data loader");
+      }
+    }
+    const whole = this.of(node);
+    let element: Evidence;
+    if (whole.kind === "loader") element = evidence("batch", `a batch from \`${this.text(node)}\``);
+    else if (node.type === "identifier" && DATA_ITERABLE_NAME.test(this.text(node)) && (whole.kind === "unknown" || whole.kind === "container"))
+      element = evidence("batch", `a batch from \`${this.text(node)}\``);
+    else element = elementEvidence(whole);
+    for (let i = 0; i < path.length; i++) element = elementEvidence(element);
+    return element;
+  }
+
+  private ofParameter(binding: Binding): Evidence {
+    const name = binding.name;
+    if (binding.annotation) {
+      const annotation = this.text(binding.annotation);
+      if (/\bTensor\b|Tensor\b/.test(annotation)) return evidence("tensor", `\`${name}\` is annotated \`${annotation}\``);
+      if (/ndarray|NDArray/.test(annotation)) return evidence("numpy", `\`${name}\` is annotated \`${annotation}\``);
+      if (/^(int|float|bool|str|complex|bytes)\b/.test(annotation)) return evidence("scalar", `\`${name}\` is annotated \`${annotation}\``);
+      if (/DataLoader/.test(annotation)) return evidence("loader", `\`${name}\` is annotated \`${annotation}\``);
+      if (/Module\b/.test(annotation)) return evidence("module", `\`${name}\` is annotated \`${annotation}\``);
+    }
+    if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
+    if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
+    const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
+    if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
+    const fn = binding.node.parent?.parent;
+    const method = fn && fn.type === "function_definition" ? this.text(childByField(fn, "name")!) : "";
+    const owner = fn ? enclosingClass(fn) : undefined;
+    const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
+    if (ownerInfo?.isModule && isFirstParameter(binding)) return UNKNOWN;
+    if (ownerInfo?.isModule && method === "forward" && !binding.annotation)
+      return evidence("tensor", `\`${name}\` is an input of \`forward\``);
+    if (/^(training|validation|test|predict)_step$/.test(method)) {
+      if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
+      if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
+    }
+    return UNKNOWN;
+  }
+
+  private ofCall(node: SyntaxNode): Evidence {
+    const fn = childByField(node, "function");
+    if (!fn) return UNKNOWN;
+    const qualified = this.qualifiedName(fn);
+    if (qualified) {
+      const byName = this.ofNamedCall(node, fn, qualified);
+      if (byName) return byName;
+    }
+    if (fn.type === "attribute") return this.ofMethodCall(node, fn);
+    const callee = this.of(fn);
+    if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+    return UNKNOWN;
+  }
+
+  private ofNamedCall(node: SyntaxNode, fn: SyntaxNode, qualified: string): Evidence | undefined {
+    const short = qualified.slice(qualified.lastIndexOf(".") + 1);
+    const namespace = qualified.includes(".") ? qualified.slice(0, qualified.lastIndexOf(".")) : "";
+    if (namespace === "" && fn.type === "identifier") {
+      if (SCALAR_BUILTINS.has(qualified)) return evidence("scalar", `the result of \`${qualified}()\``);
+      if (CONTAINER_BUILTINS.has(qualified)) return evidence("container", `the result of \`${qualified}()\``);
+      if (qualified === "abs" || qualified === "round" || qualified === "sum" || qualified === "min" || qualified === "max") {
+        const args = positionalArguments(node);
+        if (args.length === 1 && qualified !== "abs" && qualified !== "round") return elementEvidence(this.of(args[0]));
+        return args.map((arg) => this.of(arg)).reduce(combine, evidence("scalar", "a number"));
+      }
+      if (qualified === "next") {
+        const [source] = positionalArguments(node);
+        return source ? this.elementOf(source, []) : UNKNOWN;
+      }
+      if (qualified === "DataLoader") return evidence("loader", "a `DataLoader`");
+      const local = this.localCallee(fn);
+      if (local) return local;
+      if (MODULE_NAME.test(qualified)) return evidence("gpu", `the output of \`${qualified}(...)\``);
+      return undefined;
+    }
+    if (qualified.startsWith("numpy.") || qualified.startsWith("np.")) return evidence("numpy", `the result of \`${this.text(fn)}()\``);
+    if (qualified.startsWith("math.") || qualified.startsWith("random.") || qualified.startsWith("time.")) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
+    if (qualified.endsWith("DataLoader")) return evidence("loader", "a `DataLoader`");
+    if (!qualified.startsWith("torch.")) return undefined;
+    if (/^torch\.nn\.[A-Z]/.test(qualified) || /^torch\.nn\.(modules|parallel)\./.test(qualified)) {
+      return qualified.endsWith(".Parameter") ? evidence("tensor", "an `nn.Parameter`") : evidence("module", `an \`${short}\` module`);
+    }
+    if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
+    if (NON_TENSOR_TORCH_FUNCTIONS.has(short) || /^(is_|get_|set_)/.test(short)) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
+    if (short === "load") {
+      const mapLocation = keywordArgument(node, "map_location", this.env.text);
+      return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", "loaded with `map_location=\"cpu\"`") : UNKNOWN;
+    }
+    if (short === "from_numpy") return evidence("cpu", "`torch.from_numpy(...)` shares host memory");
+    const device = keywordArgument(node, "device", this.env.text);
+    const call = `\`${this.text(fn)}(...)\``;
+    if (FACTORY_FUNCTIONS.has(short) || LIKE_FACTORIES.test(short)) {
+      if (device) {
+        const kind = this.deviceOf(device);
+        return kind === "cpu" ? evidence("cpu", `${call} on the CPU`) : evidence("gpu", `${call} with \`device=${this.text(device)}\``);
+      }
+      if (LIKE_FACTORIES.test(short)) {
+        const [source] = positionalArguments(node);
+        return source ? sameDevice(this.of(source), `${call}`) : evidence("tensor", call);
+      }
+      if (this.env.defaultDeviceChanged) return evidence("tensor", `${call} on the default device`);
+      return evidence("cpu", `${call} without \`device=\` is on the CPU`);
+    }
+    const args = node.children.find((child) => child.field === "arguments")?.children ?? [];
+    let result: Evidence | undefined;
+    for (const arg of args) {
+      const value = arg.type === "keyword_argument" ? childByField(arg, "value") : arg;
+      if (!value || value.type === "list_splat" || value.type === "dictionary_splat") continue;
+      const argEvidence = this.of(value);
+      if (argEvidence.kind === "container") {
+        // torch.cat([a, b]) / torch.stack((a, b)): look at the elements.
+        for (const element of unparenthesized(value).children) {
+          const e = this.of(element);
+          if (isTensorKind(e.kind)) result = result ? combineTensors(result, e) : e;
+        }
+        continue;
+      }
+      if (isTensorKind(argEvidence.kind)) result = result ? combineTensors(result, argEvidence) : argEvidence;
+    }
+    if (!result) return evidence("tensor", `the result of ${call}`);
+    return sameDevice(result, `the result of ${call}`);
+  }
+
+  /** A call of a class or function defined in this file. */
+  private localCallee(fn: SyntaxNode): Evidence | undefined {
+    const binding = resolveBinding(this.text(fn), fn.start, scopeOf(fn, this.env.scopes));
+    if (!binding?.value) return undefined;
+    if (binding.kind === "class") {
+      const info = this.env.classes.get(binding.value);
+      return info?.isModule ? evidence("module", `an instance of \`${info.name}\``) : undefined;
+    }
+    if (binding.kind === "function") return this.returnEvidence(binding.value);
+    return undefined;
+  }
+
+  /** What a function of this file returns, combined over its `return` statements. */
+  returnEvidence(fn: SyntaxNode): Evidence {
+    const cached = this.returnMemo.get(fn);
+    if (cached) return cached;
+    this.returnMemo.set(fn, UNKNOWN);
+    let result: Evidence | undefined;
+    const stack = [...fn.children];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
+      if (node.type === "return_statement") {
+        const value = node.children[0];
+        if (value && value.type !== "none") {
+          const e = this.of(value);
+          result = result ? (result.kind === e.kind ? result : UNKNOWN) : e;
+        }
+        continue;
+      }
+      stack.push(...node.children);
+    }
+    const final = result && isTensorKind(result.kind)
+      ? { kind: result.kind, reason: `returned by \`${this.text(childByField(fn, "name")!)}()\` (${result.reason})` }
+      : (result ?? UNKNOWN);
+    this.returnMemo.set(fn, final);
+    return final;
+  }
+
+  private ofMethodCall(node: SyntaxNode, fn: SyntaxNode): Evidence {
+    const receiver = childByField(fn, "object")!;
+    const method = this.text(childByField(fn, "attribute")!);
+    const receiverEvidence = this.of(receiver);
+    const kind = receiverEvidence.kind;
+    const call = `\`.${method}()\``;
+    if (kind === "self") {
+      const owner = enclosingClass(node);
+      const info = owner ? this.env.classes.get(owner) : undefined;
+      const attribute = info?.attributes.get(method);
+      if (attribute && attribute.some((value) => this.of(value).kind === "module")) return evidence("gpu", `the output of \`self.${method}(...)\``);
+      const local = info?.methods.get(method);
+      if (local) return this.returnEvidence(local);
+      return UNKNOWN;
+    }
+    if (kind === "module") {
+      if (method === "forward") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+      if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
+      return UNKNOWN;
+    }
+    if (isTensorKind(kind)) {
+      if (method === "numpy") return evidence("numpy", "the result of `.numpy()`");
+      if (method === "tolist") return evidence("container", "the result of `.tolist()`");
+      if (NON_TENSOR_METHODS.has(method)) return evidence("scalar", `the result of ${call}`);
+      return this.afterDeviceMethod(node, method, receiverEvidence);
+    }
+    if (kind === "numpy") return method === "item" ? evidence("scalar", "a NumPy scalar") : evidence("numpy", receiverEvidence.reason);
+    if (kind === "unknown" && (TORCH_ONLY_METHODS.has(method) || method === "to" || method === "cpu")) {
+      return this.afterDeviceMethod(node, method, evidence("tensor", `\`${this.text(receiver)}\` has tensor methods`));
+    }
+    return UNKNOWN;
+  }
+
+  /** The evidence after `.to(...)`, `.cuda()`, `.cpu()` or another tensor method. */
+  private afterDeviceMethod(node: SyntaxNode, method: string, receiver: Evidence): Evidence {
+    if (method === "cpu" || method === "pin_memory") return evidence("cpu", `the result of \`.${method}()\``);
+    if (method === "cuda") return evidence("gpu", "moved to the GPU with `.cuda()`");
+    if (method === "to") {
+      const target = this.deviceArgument(node);
+      if (target) {
+        const kind = this.deviceOf(target);
+        if (kind === "cpu") return evidence("cpu", `moved to the CPU with \`.to(${this.text(target)})\``);
+        if (kind === "gpu") return evidence("gpu", `moved with \`.to(${this.text(target)})\``);
+      }
+    }
+    if (receiver.kind === "batch") return evidence("cpu", receiver.reason);
+    return receiver;
+  }
+
+  /** The argument of `.to(...)` that names a device, if any. */
+  deviceArgument(call: SyntaxNode): SyntaxNode | undefined {
+    const keyword = keywordArgument(call, "device", this.env.text);
+    if (keyword) return keyword;
+    const [first] = positionalArguments(call);
+    if (!first) return undefined;
+    const kind = this.deviceOf(first);
+    return kind === "cpu" || kind === "gpu" ? first : undefined;
+  }
+
+  /** Whether an expression names the CPU, an accelerator, or something that is not a device (a dtype). */
+  deviceOf(raw: SyntaxNode, depth = 0): DeviceKind {
+    const node = unparenthesized(raw);
+    if (depth > 8) return "unknown";
+    switch (node.type) {
+      case "string": {
+        const value = stringValue(this.text(node)).trim().toLowerCase();
+        if (value === "cpu") return "cpu";
+        if (/^(cuda|mps|xpu|hpu|npu|xla|privateuseone)(:\d+)?$/.test(value) || value.startsWith("cuda")) return "gpu";
+        return "not-device";
+      }
+      case "integer":
+        return "gpu";
+      case "call": {
+        const fn = childByField(node, "function");
+        const name = fn ? this.qualifiedName(fn) : undefined;
+        if (name === "torch.device") {
+          const [first] = positionalArguments(node);
+          const kind = first ? this.deviceOf(first, depth + 1) : "unknown";
+          return kind === "cpu" ? "cpu" : "gpu";
+        }
+        return "unknown";
+      }
+      case "conditional_expression": {
+        const [a, , b] = node.children;
+        const ka = a ? this.deviceOf(a, depth + 1) : "unknown";
+        const kb = b ? this.deviceOf(b, depth + 1) : "unknown";
+        if (ka === "gpu" || kb === "gpu") return "gpu";
+        return ka === kb ? ka : "unknown";
+      }
+      case "attribute": {
+        const attribute = this.text(childByField(node, "attribute")!);
+        const qualified = this.qualifiedName(node);
+        if (qualified && /^torch\.(float|int|bool|long|half|double|bfloat|complex|uint|short|cfloat|cdouble)/.test(qualified)) return "not-device";
+        if (attribute === "device") {
+          const owner = this.of(childByField(node, "object")!);
+          return owner.kind === "cpu" || owner.kind === "batch" ? "cpu" : "gpu";
+        }
+        if (/dtype/i.test(attribute)) return "not-device";
+        return DEVICE_NAME.test(attribute) ? "gpu" : "unknown";
+      }
+      case "identifier": {
+        const name = this.text(node);
+        if (/dtype/i.test(name)) return "not-device";
+        const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
+        if (binding && (binding.kind === "assign" || binding.kind === "walrus") && binding.value && binding.unpackPath.length === 0) {
+          const kind = this.deviceOf(binding.value, depth + 1);
+          if (kind !== "unknown") return kind;
+        }
+        if (binding?.kind === "parameter" && binding.defaultValue) {
+          const kind = this.deviceOf(binding.defaultValue, depth + 1);
+          if (kind === "cpu") return "gpu"; // `device="cpu"` is a default the caller overrides
+          if (kind !== "unknown") return kind;
+        }
+        return DEVICE_NAME.test(name) ? "gpu" : "unknown";
+      }
+      default:
+        return "unknown";
+    }
+  }
+
+  private ofAttribute(node: SyntaxNode): Evidence {
+    const object = childByField(node, "object")!;
+    const attribute = this.text(childByField(node, "attribute")!);
+    const qualified = this.qualifiedName(node);
+    if (qualified?.startsWith("torch.") && !qualified.startsWith("torch.nn.")) return evidence("scalar", `\`${qualified}\``);
+    const owner = this.of(object);
+    if (owner.kind === "self") {
+      if (attribute === "training" || attribute === "device") return evidence("scalar", `\`self.${attribute}\``);
+      const cls = enclosingClass(node);
+      const info = cls ? this.env.classes.get(cls) : undefined;
+      if (!info) return UNKNOWN;
+      if (info.tensorAttributes.has(attribute)) return evidence("tensor", `\`self.${attribute}\` is a parameter or buffer`);
+      const values = info.attributes.get(attribute);
+      if (!values) return UNKNOWN;
+      for (const value of values) {
+        const e = this.of(value);
+        if (e.kind !== "unknown") return e.kind === "cpu" && info.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
+      }
+      return UNKNOWN;
+    }
+    if (SCALAR_ATTRIBUTES.has(attribute) && (isTensorKind(owner.kind) || owner.kind === "numpy" || owner.kind === "unknown" || owner.kind === "module"))
+      return evidence("scalar", `\`.${attribute}\` is metadata`);
+    if (isTensorKind(owner.kind)) {
+      if (TENSOR_ATTRIBUTES.has(attribute)) return owner.kind === "batch" ? evidence("cpu", owner.reason) : owner;
+      if (owner.kind === "batch") return owner;
+      if (owner.kind === "gpu" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return owner;
+      return UNKNOWN;
+    }
+    if (owner.kind === "module") {
+      if (attribute === "weight" || attribute === "bias") return evidence("gpu", `a parameter of \`${this.text(object)}\``);
+      if (attribute === "module") return owner;
+      return UNKNOWN;
+    }
+    if (owner.kind === "numpy") return owner;
+    if (owner.kind === "unknown" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return evidence("tensor", `\`.${attribute}\` holds a tensor`);
+    return UNKNOWN;
+  }
+
+  private ofSubscript(node: SyntaxNode): Evidence {
+    const value = childByField(node, "value");
+    if (!value) return UNKNOWN;
+    const owner = this.of(value);
+    if (isTensorKind(owner.kind)) return owner;
+    if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
+    if (owner.kind === "module") return owner;
+    return UNKNOWN;
+  }
+}
+
+function combineTensors(a: Evidence, b: Evidence): Evidence {
+  if (a.kind === "gpu") return a;
+  if (b.kind === "gpu") return b;
+  if (a.kind === "tensor") return a;
+  if (b.kind === "tensor") return b;
+  return a.kind === "cpu" ? a : b.kind === "cpu" ? b : evidence("cpu", a.reason);
+}
+
+/** The evidence of `a <op> b`. */
+export function combine(a: Evidence, b: Evidence): Evidence {
+  const aTensor = isTensorKind(a.kind);
+  const bTensor = isTensorKind(b.kind);
+  if (aTensor && bTensor) return combineTensors(a, b);
+  if (aTensor || bTensor) {
+    const tensor = aTensor ? a : b;
+    const other = aTensor ? b : a;
+    if (other.kind === "scalar" || other.kind === "numpy" || tensor.kind === "gpu") return tensor.kind === "batch" ? evidence("cpu", tensor.reason) : tensor;
+    return evidence("tensor", tensor.reason);
+  }
+  if (a.kind === "numpy" || b.kind === "numpy") return a.kind === "numpy" ? a : b;
+  if (a.kind === "scalar" && b.kind === "scalar") return a;
+  return UNKNOWN;
+}
+
+function sameDevice(source: Evidence, reason: string): Evidence {
+  if (source.kind === "gpu") return evidence("gpu", `${reason} of a GPU tensor`);
+  if (source.kind === "cpu" || source.kind === "batch") return evidence("cpu", `${reason} of a CPU tensor`);
+  return evidence("tensor", reason);
+}
+
+/** What indexing or iterating a value of this evidence yields. */
+export function elementEvidence(whole: Evidence): Evidence {
+  switch (whole.kind) {
+    case "gpu":
+    case "tensor":
+    case "cpu":
+    case "batch":
+    case "numpy":
+      return whole;
+    case "loader":
+      return evidence("batch", "a batch from a data loader");
+    default:
+      return UNKNOWN;
+  }
+}
+
+export function positionalArguments(call: SyntaxNode): SyntaxNode[] {
+  const args = childByField(call, "arguments");
+  if (!args || args.type !== "argument_list") return [];
+  return args.children.filter((child) => child.type !== "keyword_argument" && child.type !== "list_splat" && child.type !== "dictionary_splat");
+}
+
+export function keywordArgument(call: SyntaxNode, name: string, text: string): SyntaxNode | undefined {
+  const args = childByField(call, "arguments");
+  if (!args) return undefined;
+  for (const child of args.children) {
+    if (child.type !== "keyword_argument") continue;
+    const key = childByField(child, "name");
+    if (key && text.slice(key.start, key.end) === name) return childByField(child, "value");
+  }
+  return undefined;
+}
+
+export function stringValue(literal: string): string {
+  const match = /^[a-zA-Z]*("""|'''|"|')([\s\S]*)\1$/.exec(literal);
+  return match ? match[2] : literal;
+}
+
+function isStringNode(node: SyntaxNode): boolean {
+  const inner = unparenthesized(node);
+  return inner.type === "string" || inner.type === "concatenated_string";
+}
+
+function isNoneNode(node: SyntaxNode): boolean {
+  return unparenthesized(node).type === "none";
+}
+
+function rootOf(node: SyntaxNode): SyntaxNode {
+  let current = node;
+  while (current.parent) current = current.parent;
+  return current;
+}
+
+export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current; current = current.parent) if (current.type === "class_definition") return current;
+  return undefined;
+}
+
+function isFirstParameter(binding: Binding): boolean {
+  const parameters = binding.node.parent;
+  return !!parameters && parameters.children[0] === binding.node;
+}
+
+function importedName(binding: Binding, text: string): string | undefined {
+  const imported = binding.value;
+  if (!imported) return undefined;
+  const statement = binding.node;
+  const dotted = imported.type === "aliased_import" ? childByField(imported, "name") : imported;
+  if (!dotted) return undefined;
+  const path = text.slice(dotted.start, dotted.end);
+  if (statement.type === "import_from_statement") {
+    const moduleName = childByField(statement, "module_name");
+    return moduleName ? `${text.slice(moduleName.start, moduleName.end)}.${path}` : path;
+  }
+  // `import torch.nn` binds `torch`; `import torch.nn.functional as F` binds the whole path.
+  return imported.type === "aliased_import" ? path : path.split(".")[0];
+}

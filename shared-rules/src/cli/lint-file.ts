@@ -1,0 +1,82 @@
+/** Linting one file from disk into a serialisable result (what workers send back). */
+import { ConfigError, ConfigResolver, isExcluded } from "../config";
+import { lintSource, Finding, Problem } from "../lint";
+import { readSourceFile } from "../read-source";
+import type { Severity } from "../rule";
+
+export interface Message {
+  ruleId: string | null;
+  code?: string;
+  severity: Severity;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** A parse error or a file that could not be read. */
+  fatal?: boolean;
+  hot?: boolean;
+  /** Why the site is considered hot (or not). */
+  reason?: string;
+}
+
+export interface FileResult {
+  filePath: string;
+  messages: Message[];
+  source?: string;
+}
+
+export interface LintFileOptions {
+  reportUnusedSuppressions?: boolean;
+}
+
+export function lintFileText(filePath: string, text: string, resolver: ConfigResolver, options: LintFileOptions): FileResult {
+  const config = resolver.forFile(filePath);
+  const result = lintSource(text, { filePath, config, reportUnusedSuppressions: options.reportUnusedSuppressions });
+  const messages: Message[] = [...result.findings.map(fromFinding), ...result.problems.map(fromProblem)];
+  messages.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { filePath, messages };
+}
+
+export function lintFile(filePath: string, resolver: ConfigResolver, options: LintFileOptions): FileResult | undefined {
+  if (isExcluded(filePath, resolver.forFile(filePath))) return undefined;
+  const source = readSourceFile(filePath);
+  if (!source.ok) {
+    return { filePath, messages: [{ ruleId: null, severity: "error", fatal: true, message: source.reason, line: source.line ?? 1, column: source.column ?? 1, endLine: source.line ?? 1, endColumn: source.column ?? 1 }] };
+  }
+  try {
+    return lintFileText(filePath, source.text, resolver, options);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    // The engine isolates rule failures; anything else is a bug, reported on the file instead of crashing the run.
+    return { filePath, messages: [{ ruleId: null, severity: "error", fatal: true, message: `synclint internal error: ${(error as Error).message}`, line: 1, column: 1, endLine: 1, endColumn: 1 }] };
+  }
+}
+
+function fromFinding(finding: Finding): Message {
+  return {
+    ruleId: finding.rule,
+    code: finding.code,
+    severity: finding.severity,
+    message: finding.message,
+    line: finding.line,
+    column: finding.column,
+    endLine: finding.endLine,
+    endColumn: finding.endColumn,
+    hot: finding.hot,
+    reason: finding.context.reason,
+  };
+}
+
+function fromProblem(problem: Problem): Message {
+  return {
+    ruleId: problem.kind === "unused-suppression" ? "unused-suppression" : null,
+    severity: problem.severity,
+    message: problem.message,
+    line: problem.line,
+    column: problem.column,
+    endLine: problem.endLine,
+    endColumn: problem.endColumn,
+    fatal: problem.kind === "parse-error" ? true : undefined,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The engine: parse, analyse once, run every enabled rule's visitor in one walk, apply hot-path policy,
+ * compiled-region re-labelling, severities and suppressions.
+ */
+import { parsePython, Tree } from "./parser";
+import { SyntaxNode, SyntaxTree, buildSyntaxTree } from "./syntax";
+import { SourceText } from "./source-text";
+import { FileAnalysis } from "./analysis/file-analysis";
+import type { SiteContext } from "./analysis/hot-paths";
+import type { Evidence } from "./analysis/tensor-evidence";
+import { rules as allRules, syncInCompiledRegion } from "./rules";
+import type { ReportDescriptor, Rule, RuleContext, Severity, Visitor } from "./rule";
+import { ResolvedConfig, ignoredRulesFor, resolveConfig } from "./config";
+import { isSuppressed, parseSuppressions } from "./suppressions";
+
+export interface Finding {
+  rule: string;
+  code: string;
+  /** The rule that detected the hazard when `rule` is `sync-in-compiled-region`. */
+  detectedBy?: string;
+  severity: Severity;
+  message: string;
+  /** UTF-16 offsets into the text. */
+  start: number;
+  end: number;
+  /** 1-based lines; 1-based columns in UTF-16 code units (as ESLint reports them). */
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  hot: boolean;
+  context: SiteContext;
+  evidence?: Evidence;
+}
+
+export interface Problem {
+  kind: "parse-error" | "rule-error" | "unused-suppression";
+  message: string;
+  severity: Severity;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  rule?: string;
+}
+
+export interface LintResult {
+  findings: Finding[];
+  /** Parse errors, rules that threw, unused suppressions (when asked for). */
+  problems: Problem[];
+  source: SourceText;
+}
+
+export interface LintOptions {
+  filePath?: string;
+  config?: ResolvedConfig;
+  reportUnusedSuppressions?: boolean;
+  /** For tests of fault isolation: lint with these rules instead of the catalogue. */
+  rules?: readonly Rule[];
+  /** A tree-sitter tree for this exact text (the server's incremental tree). */
+  tree?: Tree;
+}
+
+export function lintSource(text: string, options: LintOptions = {}): LintResult {
+  let syntax: SyntaxTree;
+  if (options.tree) syntax = buildSyntaxTree(options.tree);
+  else {
+    const tree = parsePython(text);
+    try {
+      syntax = buildSyntaxTree(tree);
+    } finally {
+      tree.delete();
+    }
+  }
+  return lintSyntaxTree(text, syntax, options);
+}
+
+export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
+  const source = new SourceText(text);
+  const config = options.config ?? resolveConfig({}, process.cwd());
+  const problems: Problem[] = [];
+  const suppressions = parseSuppressions(syntax.comments, source);
+  const locate = (start: number, end: number) => {
+    const from = source.position(start);
+    const to = source.position(end);
+    return { start, end, line: from.line + 1, column: from.character + 1, endLine: to.line + 1, endColumn: to.character + 1 };
+  };
+
+  if (syntax.problems.length > 0) {
+    const first = syntax.problems[0];
+    const where = source.position(first.offset);
+    const near = source.lineText(where.line).trim().slice(0, 40);
+    const what = first.kind === "ERROR" ? "invalid syntax" : `expected \`${first.kind}\``;
+    problems.push({ kind: "parse-error", message: `Parsing error: ${what} near \`${near}\` (findings in the rest of the file are still reported)`, severity: "error", ...locate(first.offset, first.offset) });
+  }
+  if (suppressions.disableFile) return { findings: [], problems, source };
+
+  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions });
+  const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
+  const enabled = (options.rules ?? allRules).filter((rule) => config.severities.has(rule.meta.name) || options.rules);
+  const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
+  const strict = config.preset === "strict";
+  const findings: Finding[] = [];
+  const visitors: Array<{ rule: Rule; visitor: Visitor }> = [];
+  const failedRules = new Set<Rule>();
+
+  for (const rule of enabled) {
+    const context: RuleContext = {
+      analysis,
+      importsTorch: analysis.importsTorch,
+      text: (node) => text.slice(node.start, node.end),
+      report: (descriptor) => report(rule, descriptor),
+    };
+    try {
+      visitors.push({ rule, visitor: rule.create(context) });
+    } catch (error) {
+      ruleFailed(rule, error, syntax.root);
+    }
+  }
+
+  function report(rule: Rule, descriptor: ReportDescriptor): void {
+    const site = analysis.contextOf(descriptor.node);
+    if (rule.meta.hotPathOnly && !site.hot && !strict) return;
+    const range = descriptor.range ?? { start: descriptor.node.start, end: descriptor.node.end };
+    let reporting = rule;
+    let message = fill(rule.meta.messages[descriptor.messageId] ?? descriptor.messageId, descriptor.data ?? {}, site);
+    const relabel = site.compiled === "cuda-graph" || (site.compiled === "torch.compile" && rule.meta.breaksCompiledGraph);
+    if (relabel && compiledSeverity) {
+      reporting = syncInCompiledRegion;
+      const nodeText = text.slice(descriptor.node.start, descriptor.node.end).replace(/\s+/g, " ");
+      const hazard = nodeText.length > 50 ? `${nodeText.slice(0, 49)}…` : nodeText;
+      message = fill(syncInCompiledRegion.meta.messages[site.compiled === "cuda-graph" ? "graph" : "compiled"], { hazard, rule: rule.meta.name }, site);
+    }
+    const severity = reporting === syncInCompiledRegion ? compiledSeverity : config.severities.get(reporting.meta.name) ?? reporting.meta.defaultSeverity;
+    if (!severity) return;
+    if (ignoredForFile.has(reporting.meta.name) || ignoredForFile.has(rule.meta.name)) return;
+    const location = locate(range.start, range.end);
+    const names = reporting === rule ? [rule.meta.name] : [reporting.meta.name, rule.meta.name];
+    if (isSuppressed(suppressions, names, location.line - 1, location.endLine - 1)) return;
+    findings.push({
+      rule: reporting.meta.name,
+      code: reporting.meta.code,
+      detectedBy: reporting === rule ? undefined : rule.meta.name,
+      severity,
+      message,
+      ...location,
+      hot: site.hot,
+      context: site,
+      evidence: descriptor.evidence,
+    });
+  }
+
+  function ruleFailed(rule: Rule, error: unknown, node: SyntaxNode): void {
+    if (failedRules.has(rule)) return;
+    failedRules.add(rule);
+    const detail = error instanceof Error ? error.message : String(error);
+    problems.push({ kind: "rule-error", rule: rule.meta.name, message: `Rule \`${rule.meta.name}\` failed on this file and was skipped: ${detail}`, severity: "error", ...locate(node.start, node.start) });
+  }
+
+  // One iterative walk; a rule that throws is reported once and skipped for the rest of the file.
+  const stack: SyntaxNode[] = [syntax.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const { rule, visitor } of visitors) {
+      const visit = visitor[node.type];
+      if (!visit || failedRules.has(rule)) continue;
+      try {
+        visit(node);
+      } catch (error) {
+        ruleFailed(rule, error, node);
+      }
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+
+  if (options.reportUnusedSuppressions) {
+    for (const suppression of suppressions.all) {
+      if (suppression.used.size > 0 && suppression.unknown.length === 0) continue;
+      const label = suppression.style === "noqa" ? "`# noqa`" : "`# synclint: ignore`";
+      const what = suppression.unknown.length > 0 ? `names unknown rules (${suppression.unknown.join(", ")})` : "suppresses nothing on this line";
+      if (suppression.used.size > 0 && suppression.unknown.length > 0) {
+        problems.push({ kind: "unused-suppression", message: `Suppression ${label} ${what}`, severity: "warning", ...locate(suppression.start, suppression.end) });
+        continue;
+      }
+      problems.push({ kind: "unused-suppression", message: `Unused suppression: ${label} ${what}`, severity: "warning", ...locate(suppression.start, suppression.end) });
+    }
+  }
+
+  findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
+  problems.sort((a, b) => a.start - b.start);
+  return { findings, problems, source };
+}
+
+function fill(template: string, data: Record<string, string>, site: SiteContext): string {
+  const values: Record<string, string> = { where: site.where, frequency: site.frequency, ...data };
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, key: string) => values[key] ?? "");
+}

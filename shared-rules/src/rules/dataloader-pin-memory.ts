@@ -1,0 +1,138 @@
+import type { Rule, RuleContext } from "../rule";
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { calleeName, keyword, methodCall, positional } from "./support";
+
+/** A `DataLoader` whose batches this file moves to a GPU, built without `pin_memory=True`. */
+export const dataloaderPinMemory: Rule = {
+  meta: {
+    name: "dataloader-pin-memory",
+    code: "SYN202",
+    category: "host-device transfer",
+    defaultSeverity: "warning",
+    description: "A `DataLoader` whose batches are moved to a GPU in this file, created without `pin_memory=True`.",
+    hotPathOnly: false,
+    breaksCompiledGraph: false,
+    messages: {
+      pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
+    },
+    mechanism: [
+      "**Pageable batches** — without `pin_memory=True` each batch lives in pageable host memory.",
+      "**Copies from pageable memory** — the CUDA driver may stage them through pinned memory and synchronize, even with `non_blocking=True`.",
+      "**With pinning** — a separate pin-memory thread pins each batch, so the main thread can queue `.to(device, non_blocking=True)` and move on.",
+    ],
+    docs: {
+      why:
+        "Copies from pageable host memory cannot run asynchronously: the driver may stage them through a pinned buffer and synchronize. " +
+        "`DataLoader(pin_memory=True)` pins each batch in a background thread, so the training loop can copy with `non_blocking=True` and keep the GPU busy.",
+      example: ["loader = DataLoader(dataset, batch_size=64, num_workers=4)", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
+      useInstead: ["loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
+      fixSafety: "Adding `pin_memory=True` changes where batches are allocated, not their values: a safe fix.",
+      facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`"],
+    },
+  },
+  create(context) {
+    return {
+      call(node) {
+        const name = calleeName(node, context);
+        if (!name || !/(^|\.)DataLoader$/.test(name)) return;
+        const pin = keyword(node, "pin_memory", context);
+        if (pin && unparenthesized(pin).type !== "false") return; // True, or a value the user controls
+        if (positional(node).length >= 9) return; // passed positionally
+        const move = deviceMoveOfBatches(node, context);
+        if (!move) return;
+        const callee = childByField(node, "function")!;
+        context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pin", data: { line: String(context.analysis.source.position(move.start).line + 1) } });
+      },
+    };
+  },
+};
+
+/**
+ * Where batches of the loader built by `call` are moved to a device: the loader is assigned to a name that a
+ * loop of this file iterates, directly or after being passed to a function of this file.
+ */
+function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
+  const target = assignment ? childByField(assignment, "left") : undefined;
+  if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
+  const name = context.text(target);
+  const scope = scopeOf(call, context.analysis.scopes);
+  return loopMovingBatches(scope.node, name, context, 0);
+}
+
+function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: RuleContext, depth: number): SyntaxNode | undefined {
+  const stack = [...scopeNode.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "function_definition" || node.type === "class_definition") {
+      if (scopeNode.type !== "module") continue;
+    }
+    stack.push(...node.children);
+    if (node.type === "for_statement") {
+      const iterable = childByField(node, "right");
+      if (iterable && iterates(iterable, loaderName, context)) {
+        const move = firstDeviceMove(node, context);
+        if (move) return move;
+      }
+    }
+    if (node.type === "call" && depth < 2) {
+      const moved = passedToLocalFunction(node, loaderName, context, depth);
+      if (moved) return moved;
+    }
+  }
+  return undefined;
+}
+
+/** `for ... in loader`, `enumerate(loader)`, `tqdm(loader)`, `zip(loader, ...)`. */
+function iterates(iterable: SyntaxNode, loaderName: string, context: RuleContext): boolean {
+  const node = unparenthesized(iterable);
+  if (context.text(node) === loaderName) return true;
+  if (node.type !== "call") return false;
+  return positional(node).some((argument) => iterates(argument, loaderName, context));
+}
+
+function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const stack = [childByField(loop, "body")!];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!node) continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    if (node.type !== "call") continue;
+    const call = methodCall(node, context);
+    if (call?.method === "cuda") return node;
+    if (call?.method === "to") {
+      const target = context.analysis.evidence.deviceArgument(node);
+      if (target && context.analysis.evidence.deviceOf(target) === "gpu") return node;
+    }
+  }
+  return undefined;
+}
+
+/** `train(model, loader)` where `train` is defined in this file: follow the loader into its parameter. */
+function passedToLocalFunction(call: SyntaxNode, loaderName: string, context: RuleContext, depth: number): SyntaxNode | undefined {
+  const args = childByField(call, "arguments")?.children ?? [];
+  const index = args.findIndex((argument) => {
+    const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+    return !!value && context.text(value) === loaderName;
+  });
+  if (index < 0) return undefined;
+  const callee = childByField(call, "function");
+  if (!callee || callee.type !== "identifier") return undefined;
+  const binding = resolveBinding(context.text(callee), callee.start, scopeOf(callee, context.analysis.scopes));
+  if (binding?.kind !== "function" || !binding.value) return undefined;
+  const fn = binding.value;
+  const argument = args[index];
+  const parameterName = argument.type === "keyword_argument" ? context.text(childByField(argument, "name")!) : parameterAt(fn, index, context);
+  if (!parameterName) return undefined;
+  return loopMovingBatches(childByField(fn, "body") ?? fn, parameterName, context, depth + 1);
+}
+
+function parameterAt(fn: SyntaxNode, index: number, context: RuleContext): string | undefined {
+  const parameters = childByField(fn, "parameters")?.children ?? [];
+  const parameter = parameters[index];
+  if (!parameter) return undefined;
+  const nameNode = parameter.type === "identifier" ? parameter : childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier");
+  return nameNode ? context.text(nameNode) : undefined;
+}
+

@@ -1,0 +1,77 @@
+import type { Rule } from "../rule";
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { STREAM_OR_EVENT_NAME } from "../analysis/names";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { calleeName, methodCall, shortText } from "./support";
+import type { RuleContext } from "../rule";
+
+const DEVICE_SYNCHRONIZE = /^torch\.(cuda|xpu|mps|accelerator|npu)\.synchronize$/;
+const STREAM_OR_EVENT_FACTORY = /^torch\.(cuda\.)?(Event|Stream|current_stream|default_stream|cuda\.Event|cuda\.Stream)$|^torch\.cuda\.(current_stream|default_stream)$/;
+
+/** `torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()` on a path that runs every step. */
+export const explicitSynchronize: Rule = {
+  meta: {
+    name: "explicit-synchronize",
+    code: "SYN106",
+    category: "host read",
+    defaultSeverity: "warning",
+    description: "`torch.cuda.synchronize()`, `stream.synchronize()` or `event.synchronize()` in code that runs every step.",
+    hotPathOnly: true,
+    breaksCompiledGraph: false,
+    messages: {
+      device: "`{{expression}}` {{where}} blocks until every stream on the device is idle, {{frequency}}.",
+      stream: "`{{expression}}` {{where}} blocks until the {{what}} completes, {{frequency}}.",
+    },
+    mechanism: [
+      "**Device** — `torch.cuda.synchronize()` is `cudaDeviceSynchronize`: the host waits for every stream of the device, not just the current one.",
+      "**Stream / event** — `Stream.synchronize()` is `cudaStreamSynchronize`, `Event.synchronize()` is `cudaEventSynchronize`: the host waits for that stream or up to that event.",
+      "**Not in debug mode** — `torch.cuda.set_sync_debug_mode` does not report `torch.cuda.synchronize()` or `Event.synchronize()`.",
+    ],
+    docs: {
+      why:
+        "An explicit synchronize stops the host until the GPU catches up, so the host cannot queue the next step's work meanwhile. " +
+        "Outside of timing code it is rarely needed: ordering between streams can be expressed on the device with `wait_stream`/`wait_event`.",
+      example: ["for batch in loader:", "    loss = step(batch)", "    torch.cuda.synchronize()"].join("\n"),
+      useInstead: ["side = torch.cuda.Stream()", "for batch in loader:", "    with torch.cuda.stream(side):", "        loss = step(batch)", "    torch.cuda.current_stream().wait_stream(side)  # ordering on the device, no host wait"].join("\n"),
+      fixSafety: "Removing a synchronize can change timing measurements and host-side reads that relied on it; no automatic fix is offered.",
+      facts: ["§2 op table: `torch.cuda.synchronize()`, `Stream.synchronize()`, `Event.synchronize()`", "§2 what sync debug mode does not see"],
+    },
+  },
+  create(context) {
+    /** A stream or an event: made by `torch.cuda.Event(...)`/`Stream(...)`, or named like one. */
+    function isStreamOrEvent(receiver: SyntaxNode, ctx: RuleContext): string | undefined {
+      const node = unparenthesized(receiver);
+      if (node.type === "call") {
+        const name = calleeName(node, ctx) ?? "";
+        return STREAM_OR_EVENT_FACTORY.test(name) ? "stream" : undefined;
+      }
+      if (node.type === "identifier") {
+        const binding = resolveBinding(ctx.text(node), node.start, scopeOf(node, ctx.analysis.scopes));
+        const value = binding?.kind === "assign" ? binding.value : undefined;
+        if (value?.type === "call") {
+          const name = calleeName(value, ctx) ?? "";
+          if (/Event$/.test(name)) return "event";
+          if (STREAM_OR_EVENT_FACTORY.test(name)) return "stream";
+        }
+      }
+      const text = ctx.text(node);
+      if (!STREAM_OR_EVENT_NAME.test(text.slice(text.lastIndexOf(".") + 1))) return undefined;
+      return /event|evt|^start|^end|^stop/i.test(text) ? "event" : "stream";
+    }
+
+    return {
+      call(node) {
+        const name = calleeName(node, context);
+        if (name && DEVICE_SYNCHRONIZE.test(name)) {
+          context.report({ node, messageId: "device", data: { expression: shortText(node, context) } });
+          return;
+        }
+        const call = methodCall(node, context);
+        if (!call || call.method !== "synchronize" || childByField(node, "arguments")?.children.length) return;
+        const what = isStreamOrEvent(call.receiver, context);
+        if (!what) return;
+        context.report({ node, range: call.range, messageId: "stream", data: { expression: shortText(node, context), what: what === "event" ? "work recorded before the event" : "work queued on the stream" } });
+      },
+    };
+  },
+};

@@ -1,0 +1,82 @@
+/** Small predicates the rules share; each rule's own logic stays in its file. */
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { Evidence, isTensorKind } from "../analysis/tensor-evidence";
+import type { RuleContext } from "../rule";
+
+export interface MethodCall {
+  call: SyntaxNode;
+  receiver: SyntaxNode;
+  method: string;
+  /** `.method(...)`: from the method name to the closing parenthesis, the part to underline. */
+  range: { start: number; end: number };
+}
+
+/** `receiver.method(...)` parts of a call, or undefined for other calls. */
+export function methodCall(call: SyntaxNode, context: RuleContext): MethodCall | undefined {
+  const callee = childByField(call, "function");
+  if (!callee || callee.type !== "attribute") return undefined;
+  const receiver = childByField(callee, "object");
+  const attribute = childByField(callee, "attribute");
+  if (!receiver || !attribute) return undefined;
+  return { call, receiver, method: context.text(attribute), range: { start: attribute.start, end: call.end } };
+}
+
+/** The dotted name of the called function with imports resolved (`F.one_hot` → `torch.nn.functional.one_hot`). */
+export function calleeName(call: SyntaxNode, context: RuleContext): string | undefined {
+  const callee = childByField(call, "function");
+  return callee ? context.analysis.evidence.qualifiedName(callee) : undefined;
+}
+
+export function argumentList(call: SyntaxNode): SyntaxNode[] {
+  return childByField(call, "arguments")?.children ?? [];
+}
+
+export function positional(call: SyntaxNode): SyntaxNode[] {
+  return argumentList(call).filter((a) => a.type !== "keyword_argument" && a.type !== "list_splat" && a.type !== "dictionary_splat");
+}
+
+export function keyword(call: SyntaxNode, name: string, context: RuleContext): SyntaxNode | undefined {
+  for (const argument of argumentList(call)) {
+    if (argument.type !== "keyword_argument") continue;
+    const key = childByField(argument, "name");
+    if (key && context.text(key) === name) return childByField(argument, "value");
+  }
+  return undefined;
+}
+
+/** True for `True` (possibly parenthesised). */
+export function isTrueLiteral(node: SyntaxNode | undefined): boolean {
+  return !!node && unparenthesized(node).type === "true";
+}
+
+export function isLiteral(node: SyntaxNode | undefined, types = ["integer", "float", "string", "true", "false", "none"]): boolean {
+  return !!node && types.includes(unparenthesized(node).type);
+}
+
+/** Source text shortened for a message. */
+export function shortText(node: SyntaxNode, context: RuleContext, limit = 40): string {
+  const text = context.text(node).replace(/\s+/g, " ");
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/**
+ * May this value be a tensor on a GPU? Positive evidence always counts; a value with no evidence counts
+ * only in files that import torch, and only where the rule allows it (for calls only tensors have).
+ */
+export function mayBeGpuTensor(evidence: Evidence, context: RuleContext, allowUnknown: boolean): boolean {
+  if (evidence.kind === "gpu") return true;
+  if (evidence.kind === "tensor") return true;
+  if (evidence.kind === "unknown") return allowUnknown && context.importsTorch;
+  return false;
+}
+
+/** The assumption a message must state when the evidence is not positive: " (if `x` is a CUDA tensor)". */
+export function gpuAssumption(node: SyntaxNode, evidence: Evidence, context: RuleContext): string {
+  if (evidence.kind === "gpu") return "";
+  const name = shortText(node, context, 30);
+  return evidence.kind === "tensor" ? ` (if \`${name}\` is on a GPU)` : ` (if \`${name}\` is a CUDA tensor)`;
+}
+
+export function isTensorEvidence(evidence: Evidence): boolean {
+  return isTensorKind(evidence.kind) && evidence.kind !== "cpu" && evidence.kind !== "batch";
+}

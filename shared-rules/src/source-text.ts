@@ -1,0 +1,103 @@
+/**
+ * Line and column arithmetic over a JavaScript string. Offsets are UTF-16 code units; lines are 0-based.
+ * Line breaks are `\n`, `\r\n` and a lone `\r`, as in Python and LSP.
+ */
+export interface Position {
+  line: number;
+  /** UTF-16 code units from the start of the line. */
+  character: number;
+}
+
+export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
+
+export class SourceText {
+  readonly lineStarts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 10) starts.push(i + 1);
+      else if (code === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.lineStarts = starts;
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.lineStarts[middle] <= clamped) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low, character: clamped - this.lineStarts[low] };
+  }
+
+  /** The offset of a UTF-16 position; characters past the end of the line clamp to its end. */
+  offset(position: Position): number {
+    if (position.line < 0) return 0;
+    if (position.line >= this.lineStarts.length) return this.text.length;
+    const start = this.lineStarts[position.line];
+    return Math.min(start + Math.max(0, position.character), this.lineEnd(position.line));
+  }
+
+  /** Offset just before the line's line break. */
+  lineEnd(line: number): number {
+    let end = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] : this.text.length;
+    if (end > this.lineStarts[line] && this.text.charCodeAt(end - 1) === 10) end--;
+    if (end > this.lineStarts[line] && this.text.charCodeAt(end - 1) === 13) end--;
+    return end;
+  }
+
+  lineText(line: number): string {
+    return this.text.slice(this.lineStarts[line], this.lineEnd(line));
+  }
+
+  /** Converts a UTF-16 column on `line` to a column in another encoding. */
+  encodeCharacter(line: number, character: number, encoding: PositionEncoding): number {
+    if (encoding === "utf-16") return character;
+    const start = this.lineStarts[line] ?? this.text.length;
+    const prefix = this.text.slice(start, start + character);
+    return encoding === "utf-8" ? Buffer.byteLength(prefix, "utf8") : countCodePoints(prefix);
+  }
+
+  /** Converts a column in another encoding to a UTF-16 column on `line`, never splitting a character. */
+  decodeCharacter(line: number, column: number, encoding: PositionEncoding): number {
+    if (encoding === "utf-16") return column;
+    const start = this.lineStarts[line] ?? this.text.length;
+    const end = line < this.lineStarts.length ? this.lineEnd(line) : this.text.length;
+    let units = 0;
+    let consumed = 0;
+    while (start + units < end && consumed < column) {
+      const code = this.text.codePointAt(start + units)!;
+      const width = code > 0xffff ? 2 : 1;
+      const size = encoding === "utf-32" ? 1 : code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+      if (consumed + size > column) break;
+      consumed += size;
+      units += width;
+    }
+    return units;
+  }
+}
+
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,245 @@
+import * as assert from "assert";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { spawnSync } from "child_process";
+
+const CLI = path.join(__dirname, "..", "..", "..", "shared-rules", "bin", "synclint.js");
+const ROOT = path.join(__dirname, "..", "..", "..");
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function synclint(args: string[], options: { cwd?: string; input?: string } = {}): Run {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, input: options.input, encoding: "utf8", timeout: 60000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const TRAIN_LOOP = [
+  "import torch",
+  "",
+  "def train(model, loader, optimizer):",
+  "    for step, (x, y) in enumerate(loader):",
+  "        loss = model(x).mean()",
+  "        loss.backward()",
+  "        optimizer.step()",
+  "        print(loss.item())",
+  "",
+].join("\n");
+
+const CLEAN = ["import torch", "", "def train(model, loader, optimizer):", "    for x in loader:", "        model(x).mean().backward()", "        optimizer.step()", ""].join("\n");
+
+function workspace(files: Record<string, string | Buffer>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-cli-"));
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  return dir;
+}
+
+interface JsonResult {
+  filePath: string;
+  messages: Array<{ ruleId: string | null; severity: number; message: string; line: number; column: number; endLine: number; endColumn: number; fatal?: boolean }>;
+  errorCount: number;
+  warningCount: number;
+}
+
+function json(run: Run): JsonResult[] {
+  return JSON.parse(run.stdout) as JsonResult[];
+}
+
+describe("synclint command line", () => {
+  it("prints help and version and exits 0", () => {
+    const help = synclint(["--help"]);
+    assert.strictEqual(help.status, 0);
+    assert.match(help.stdout, /Usage: synclint/);
+    assert.match(help.stdout, /--stdin-filename/);
+    const version = synclint(["--version"]);
+    assert.strictEqual(version.status, 0);
+    assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+$/);
+  });
+
+  it("exits 0 on clean code and 1 when something is reported", () => {
+    const dir = workspace({ "clean.py": CLEAN, "dirty.py": TRAIN_LOOP });
+    assert.strictEqual(synclint([path.join(dir, "clean.py")]).status, 0);
+    const dirty = synclint([path.join(dir, "dirty.py")]);
+    assert.strictEqual(dirty.status, 1);
+    assert.match(dirty.stdout, /8:\d+\s+warning\s+`loss\.item\(\)` in the step loop of `train\(\)`/);
+    assert.match(dirty.stdout, /1 problem/);
+  });
+
+  it("exits 2 on usage errors with a clear message", () => {
+    const unknownFlag = synclint(["--no-such-flag"]);
+    assert.strictEqual(unknownFlag.status, 2);
+    assert.match(unknownFlag.stderr, /synclint: .*no-such-flag/);
+    assert.strictEqual(synclint(["--format", "xml", "."]).status, 2);
+    const badRule = synclint(["--select", "not-a-rule", "."]);
+    assert.strictEqual(badRule.status, 2);
+    assert.match(badRule.stderr, /unknown rule "not-a-rule"/);
+    assert.strictEqual(synclint(["/no/such/path/anywhere"]).status, 2);
+  });
+
+  it("exits 2 on a bad configuration, naming the file and the key", () => {
+    const dir = workspace({ "pyproject.toml": "[tool.synclint]\nselect = \"item-in-hot-path\"\n", "a.py": TRAIN_LOOP });
+    const run = synclint([dir]);
+    assert.strictEqual(run.status, 2);
+    assert.match(run.stderr, /pyproject\.toml/);
+    assert.match(run.stderr, /"select"/);
+    assert.match(run.stderr, /expected an array/);
+    const syntax = workspace({ "synclint.toml": "select = [\n", "a.py": TRAIN_LOOP });
+    const bad = synclint([syntax]);
+    assert.strictEqual(bad.status, 2);
+    assert.match(bad.stderr, /synclint\.toml: invalid TOML at line \d+/);
+  });
+
+  it("writes ESLint's JSON format", () => {
+    const dir = workspace({ "a.py": TRAIN_LOOP });
+    const run = synclint(["--format", "json", path.join(dir, "a.py")]);
+    const [result] = json(run);
+    assert.strictEqual(result.filePath, path.join(dir, "a.py"));
+    assert.strictEqual(result.warningCount, 1);
+    assert.strictEqual(result.errorCount, 0);
+    const [message] = result.messages;
+    assert.strictEqual(message.ruleId, "item-in-hot-path");
+    assert.strictEqual(message.severity, 1);
+    assert.deepStrictEqual([message.line, message.column, message.endLine, message.endColumn], [8, 20, 8, 26]);
+  });
+
+  it("writes GitHub annotations", () => {
+    const dir = workspace({ "a.py": TRAIN_LOOP });
+    const run = synclint(["--format", "github", "a.py"], { cwd: dir });
+    assert.match(run.stdout, /^::warning file=a\.py,line=8,col=20,endLine=8,endColumn=26,title=synclint item-in-hot-path \(SYN101\)::`loss\.item\(\)`/m);
+  });
+
+  it("writes SARIF 2.1.0 that Microsoft's SARIF Multitool validates", function () {
+    this.timeout(120000);
+    const dir = workspace({ "a.py": TRAIN_LOOP, "b.py": "def broken(:\n    pass\n" });
+    const run = synclint(["--format", "sarif", "."], { cwd: dir });
+    const log = JSON.parse(run.stdout);
+    assert.strictEqual(log.version, "2.1.0");
+    const driver = log.runs[0].tool.driver;
+    assert.strictEqual(driver.rules.length, 9);
+    assert.ok(driver.rules.every((rule: { help: { markdown: string } }) => rule.help.markdown.includes("Why is this bad?")));
+    assert.ok(log.runs[0].results.some((r: { ruleId: string }) => r.ruleId === "item-in-hot-path"));
+    const sarifFile = path.join(dir, "out.sarif");
+    fs.writeFileSync(sarifFile, run.stdout);
+    const tool = path.join(ROOT, "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool");
+    assert.ok(fs.existsSync(tool), "the SARIF Multitool is a dev dependency");
+    fs.chmodSync(tool, 0o755);
+    const validation = spawnSync(tool, ["validate", sarifFile, "--output", path.join(dir, "validation.sarif"), "--log", "ForceOverwrite"], { encoding: "utf8", timeout: 110000 });
+    assert.strictEqual(validation.status, 0, validation.stdout + validation.stderr);
+    const report = JSON.parse(fs.readFileSync(path.join(dir, "validation.sarif"), "utf8"));
+    const errors = report.runs[0].results.filter((r: { level?: string }) => r.level === "error");
+    assert.deepStrictEqual(errors, []);
+  });
+
+  it("lints standard input under --stdin-filename", () => {
+    const run = synclint(["--stdin-filename", "train.py", "--format", "json"], { input: TRAIN_LOOP });
+    assert.strictEqual(run.status, 1);
+    const [result] = json(run);
+    assert.strictEqual(path.basename(result.filePath), "train.py");
+    assert.strictEqual(result.messages[0].line, 8);
+  });
+
+  it("respects .gitignore, the exclude list, and never follows a symlink loop", () => {
+    const dir = workspace({
+      ".gitignore": "generated/\n",
+      "generated/a.py": TRAIN_LOOP,
+      "pyproject.toml": "[tool.synclint]\nexclude = [\"vendor\"]\n",
+      "vendor/b.py": TRAIN_LOOP,
+      "src/c.py": TRAIN_LOOP,
+    });
+    fs.symlinkSync(dir, path.join(dir, "src", "loop"));
+    const run = synclint(["--format", "json", "."], { cwd: dir });
+    const files = json(run).map((r) => path.relative(dir, r.filePath));
+    assert.deepStrictEqual(files, ["src/c.py"]);
+  });
+
+  it("reports a located parse error and still the findings of the valid parts", () => {
+    const broken = TRAIN_LOOP + "\ndef broken(:\n    pass\n";
+    const dir = workspace({ "a.py": broken });
+    const [result] = json(synclint(["--format", "json", "a.py"], { cwd: dir }));
+    const parse = result.messages.find((m) => m.fatal);
+    assert.ok(parse, "a parse error message");
+    assert.strictEqual(parse!.line, 10);
+    assert.match(parse!.message, /^Parsing error/);
+    assert.ok(result.messages.some((m) => m.ruleId === "item-in-hot-path" && m.line === 8));
+  });
+
+  it("gives binary, non-UTF-8 and UTF-16 files a one-line reason and goes on", () => {
+    const dir = workspace({
+      "binary.py": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]),
+      "latin.py": Buffer.concat([Buffer.from("x = 1\ny = '"), Buffer.from([0xe9]), Buffer.from("'\n")]),
+      "utf16.py": Buffer.from("\ufeffx = 1\n", "utf16le"),
+      "good.py": TRAIN_LOOP,
+    });
+    const run = synclint(["--format", "json", "."], { cwd: dir });
+    assert.strictEqual(run.status, 1);
+    assert.strictEqual(run.stderr, "");
+    const byFile = new Map(json(run).map((r) => [path.basename(r.filePath), r.messages]));
+    assert.match(byFile.get("binary.py")![0].message, /binary/);
+    assert.match(byFile.get("latin.py")![0].message, /invalid UTF-8 at line 2, column 6/);
+    assert.match(byFile.get("utf16.py")![0].message, /UTF-16/);
+    assert.strictEqual(byFile.get("good.py")![0].ruleId, "item-in-hot-path");
+  });
+
+  it("applies --select, --ignore, --quiet and --max-warnings", () => {
+    const dir = workspace({ "a.py": TRAIN_LOOP });
+    assert.strictEqual(synclint(["--ignore", "SYN101", "a.py"], { cwd: dir }).status, 0);
+    assert.strictEqual(synclint(["--select", "tensor-formatting", "a.py"], { cwd: dir }).status, 0);
+    assert.strictEqual(synclint(["--select", "SYN1", "a.py"], { cwd: dir }).status, 1);
+    assert.strictEqual(synclint(["--max-warnings", "1", "a.py"], { cwd: dir }).status, 0);
+    assert.strictEqual(synclint(["--max-warnings", "0", "a.py"], { cwd: dir }).status, 1);
+    const quiet = synclint(["--quiet", "a.py"], { cwd: dir });
+    assert.strictEqual(quiet.status, 0);
+    assert.doesNotMatch(quiet.stdout, /warning/);
+  });
+
+  it("reports cold sites only with --all", () => {
+    const cold = "import torch\n\ndef describe(t: torch.Tensor) -> float:\n    return t.item()\n";
+    const dir = workspace({ "a.py": cold });
+    assert.strictEqual(synclint(["a.py"], { cwd: dir }).status, 0);
+    const strict = synclint(["--all", "--format", "json", "a.py"], { cwd: dir });
+    assert.strictEqual(json(strict)[0].messages[0].ruleId, "item-in-hot-path");
+  });
+
+  it("reports unused suppressions when asked", () => {
+    const code = "import torch\n\ndef f(t):\n    return t + 1  # synclint: ignore[item-in-hot-path]\n";
+    const dir = workspace({ "a.py": code });
+    assert.strictEqual(synclint(["a.py"], { cwd: dir }).status, 0);
+    const run = synclint(["--report-unused-suppressions", "--format", "json", "a.py"], { cwd: dir });
+    const [message] = json(run)[0].messages;
+    assert.strictEqual(message.ruleId, "unused-suppression");
+    assert.strictEqual(message.line, 4);
+  });
+
+  it("gives the same results with worker threads as in one thread", function () {
+    this.timeout(60000);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`m${String(i).padStart(2, "0")}.py`] = i % 2 ? TRAIN_LOOP : CLEAN;
+    const dir = workspace(files);
+    const parallel = synclint(["--format", "json", "-j", "2", "."], { cwd: dir });
+    const serial = synclint(["--format", "json", "-j", "1", "."], { cwd: dir });
+    assert.strictEqual(parallel.stdout, serial.stdout);
+    assert.strictEqual(json(parallel).filter((r) => r.messages.length > 0).length, 20);
+  });
+
+  it("explains a rule from its metadata", () => {
+    const run = synclint(["--explain", "SYN105"]);
+    assert.strictEqual(run.status, 0);
+    assert.match(run.stdout, /^# SYN105 data-dependent-shape/);
+    assert.match(run.stdout, /## Why is this bad\?/);
+    assert.match(run.stdout, /## Use instead/);
+    assert.match(run.stdout, /## Fix safety/);
+  });
+
+  it("keeps the README rule table and docs/rules.md generated from the metadata", () => {
+    const check = spawnSync(process.execPath, [path.join(ROOT, "scripts", "generate-docs.js"), "--check"], { encoding: "utf8" });
+    assert.strictEqual(check.status, 0, check.stderr);
+  });
+});
