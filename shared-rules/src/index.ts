@@ -16,3 +16,4 @@ export type { SiteContext } from "./analysis/hot-paths";
 export { ruleDocumentation, ruleTable } from "./docs";
 export { readSourceFile } from "./read-source";
 export type { SourceFile } from "./read-source";
+export { ruleHoverMarkdown, ruleDocsHref, type HoverSite } from "./hover";

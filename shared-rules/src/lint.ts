@@ -102,6 +102,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   const enabled = (options.rules ?? allRules).filter((rule) => config.severities.has(rule.meta.name) || options.rules);
   const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
   const strict = config.preset === "strict";
+  // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
+  const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
   const findings: Finding[] = [];
   const visitors: Array<{ rule: Rule; visitor: Visitor }> = [];
   const failedRules = new Set<Rule>();
@@ -122,7 +124,12 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
 
   function report(rule: Rule, descriptor: ReportDescriptor): void {
     const site = analysis.contextOf(descriptor.node);
-    if (rule.meta.hotPathOnly && !site.hot && !strict) return;
+    if (rule.meta.hotPathOnly && !strict) {
+      if (!site.hot || testFile) return;
+      // A loop that is not a step loop (over a state dict, a list of metrics) is hot only for values known to be on a GPU.
+      if (site.plainLoop && descriptor.evidence?.kind !== "gpu") return;
+    }
+    if (!strict && descriptor.evidence && descriptor.evidence.kind !== "gpu" && !analysis.assumesGpu(descriptor.node)) return;
     const range = descriptor.range ?? { start: descriptor.node.start, end: descriptor.node.end };
     let reporting = rule;
     let message = fill(rule.meta.messages[descriptor.messageId] ?? descriptor.messageId, descriptor.data ?? {}, site);
@@ -192,6 +199,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   problems.sort((a, b) => a.start - b.start);
   return { findings, problems, source };
 }
+
+const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
 
 function fill(template: string, data: Record<string, string>, site: SiteContext): string {
   const values: Record<string, string> = { where: site.where, frequency: site.frequency, ...data };

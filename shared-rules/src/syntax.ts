@@ -68,6 +68,8 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
   const names = typeNames!;
   const named = typeIsNamed!;
   const fields = fieldNames!;
+  // MISSING nodes only exist in trees with errors; asking every node costs a WASM call each.
+  const mayHaveMissing = tree.rootNode.hasError;
   const cursor = tree.walk();
   const comments: SyntaxNode[] = [];
   const problems: ParseProblem[] = [];
@@ -88,7 +90,7 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
         const parent = stack[stack.length - 1];
         let node: MutableNode | null = null;
         const type = names[typeId];
-        if (cursor.nodeIsMissing) {
+        if (mayHaveMissing && cursor.nodeIsMissing) {
           problems.push({ offset: cursor.startIndex, kind: type });
         } else if (named[typeId]) {
           node = {

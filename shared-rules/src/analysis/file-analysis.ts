@@ -17,8 +17,10 @@ export class FileAnalysis {
   readonly classes: Map<SyntaxNode, ClassInfo>;
   readonly evidence: TensorEvidence;
   readonly hotPaths: HotPaths;
-  /** The file imports torch: without evidence, a tensor-looking value is assumed to be on a GPU. */
+  /** The file imports torch: without evidence, a tensor-looking value may be assumed to be on a GPU. */
   readonly importsTorch: boolean;
+  /** The file mentions a device or an accelerator (`.to(`, `cuda`, `device`, ...). */
+  readonly mentionsDevice: boolean;
   private readonly contexts = new Map<SyntaxNode, SiteContext>();
 
   constructor(readonly tree: SyntaxTree, readonly source: SourceText, options: AnalysisOptions = {}) {
@@ -26,6 +28,7 @@ export class FileAnalysis {
     this.scopes = collectScopes(tree.root, text);
     this.classes = collectClasses(tree.root, text);
     this.importsTorch = /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text);
+    this.mentionsDevice = /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text);
     const defaultDeviceChanged = /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text);
     const functionsByName = new Map<string, SyntaxNode>();
     this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged }, functionsByName);
@@ -51,6 +54,26 @@ export class FileAnalysis {
       this.contexts.set(node, context);
     }
     return context;
+  }
+
+  /**
+   * May a value without positive GPU evidence at `node` be assumed to live on a GPU? In a file that never
+   * mentions a device, a loop over batches that are never moved runs on the CPU; but `nn.Module` methods,
+   * compiled code and `*_step` methods run wherever the caller put the model, so they still count.
+   */
+  assumesGpu(node: SyntaxNode): boolean {
+    if (!this.importsTorch) return false;
+    if (this.mentionsDevice) return true;
+    const site = this.contextOf(node);
+    if (site.compiled) return true;
+    for (let current = node.parent; current; current = current.parent) {
+      if (current.type === "function_definition") {
+        const name = childByField(current, "name");
+        if (name && /(^|_)step$/.test(this.text(name))) return true;
+      }
+      if (current.type === "class_definition") return this.classes.get(current)?.isModule ?? false;
+    }
+    return false;
   }
 
   tensorEvidence(node: SyntaxNode): Evidence {

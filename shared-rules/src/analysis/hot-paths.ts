@@ -25,6 +25,11 @@ export interface SiteContext {
   compiled?: CompiledRegion;
   /** The loop that makes the site hot, if a loop does. */
   loop?: SyntaxNode;
+  /**
+   * Hot only because it is in a loop that is neither a step loop nor in a per-step function (a loop over a
+   * state dict, a list of metrics): the engine reports it only on positive GPU evidence.
+   */
+  plainLoop?: boolean;
 }
 
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
@@ -140,6 +145,7 @@ export class HotPaths {
       reason: "a sync inside a loop runs once per iteration, where one batched transfer after the loop would do",
       loop: innermost.loop,
       compiled,
+      plainLoop: true,
     };
   }
 
@@ -481,14 +487,16 @@ export class HotPaths {
     }
   }
 
-  /** `if step % N != 0: continue` makes the rest of the loop body periodic. */
+  /** `if step % N != 0: continue` (or `if not should_log: return`) makes the rest of the body periodic. */
   private continueGuardBefore(block: SyntaxNode, child: SyntaxNode, site: SyntaxNode): SyntaxNode | undefined {
     for (const statement of block.children) {
       if (statement.start >= child.start || statement.start >= site.start) break;
       if (statement.type !== "if_statement" || statement.children.some((c) => c.field === "alternative")) continue;
       const consequence = childByField(statement, "consequence");
       const condition = childByField(statement, "condition");
-      if (!consequence || !condition || consequence.children.length !== 1 || consequence.children[0].type !== "continue_statement") continue;
+      const exit = consequence?.children.length === 1 ? consequence.children[0].type : "";
+      const leavesEarly = exit === "continue_statement" || (exit === "return_statement" && block.parent?.type === "function_definition");
+      if (!consequence || !condition || !leavesEarly) continue;
       if (this.isComplementOfPeriodic(condition)) return statement;
     }
     return undefined;
@@ -502,7 +510,9 @@ export class HotPaths {
         const left = childByField(node, "left");
         const right = childByField(node, "right");
         if (!left || !right) return false;
-        return node.tokens[0] === "and" ? this.isPeriodic(left) || this.isPeriodic(right) : this.isPeriodic(left) && this.isPeriodic(right);
+        if (node.tokens[0] === "and") return this.isPeriodic(left) || this.isPeriodic(right);
+        // `if self.cache is None or self.cache.size(0) != n:` fills a cache once.
+        return (this.isPeriodic(left) && this.isPeriodic(right)) || isInitialisationTest(left, this.env.text);
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
@@ -511,6 +521,7 @@ export class HotPaths {
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
+        if (isInitialisationTest(node, this.env.text)) return true;
         if (node.tokens[0] === "==") {
           if (isModulo(left) || isModulo(right)) return true;
           return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
@@ -553,6 +564,17 @@ export class HotPaths {
     const text = this.text(node);
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
+}
+
+/** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
+function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
+  const node = unparenthesized(raw);
+  if (node.type !== "comparison_operator" || node.children.length !== 2) return false;
+  const [left, right] = node.children.map(unparenthesized);
+  if (node.tokens.join(" ") === "is" && right.type === "none" && (left.type === "attribute" || left.type === "identifier")) return true;
+  if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
+  const callee = childByField(left, "function");
+  return !!callee && text.slice(callee.start, callee.end) === "len";
 }
 
 function isModulo(raw: SyntaxNode): boolean {

@@ -19,7 +19,7 @@ export const EPOCH_NAME = /epoch/i;
 export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
 
 /** Booleans that by name say "this is the log/eval/last step". */
-export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(log|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
+export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
 /** Receivers of `.step()` that are optimisers (a scheduler's `.step()` is not a training step). */
 export const OPTIMIZER_NAME = /optim|^opt$|^opt_|_opt$|scaler/i;

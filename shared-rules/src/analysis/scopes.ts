@@ -154,7 +154,8 @@ function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
       const right = childByField(node, "right");
       if (!left) return;
       const body = childByField(node, "body");
-      const effective = node.type === "for_statement" ? (body?.start ?? node.start) : node.start;
+      // A comprehension's element expression precedes its `for` clause in the text.
+      const effective = node.type === "for_statement" ? (body?.start ?? node.start) : (node.parent?.start ?? node.start);
       bindTargets(left, [], (name, path) =>
         addBinding(scope, { name, kind: "for", effective, value: right, unpackPath: path, node, loop: node }), text);
       return;

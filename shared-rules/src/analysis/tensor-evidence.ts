@@ -69,7 +69,7 @@ const NON_TENSOR_TORCH_FUNCTIONS = new Set([
   "set_rng_state", "use_deterministic_algorithms", "set_printoptions", "set_num_threads", "get_num_threads",
   "finfo", "iinfo", "is_grad_enabled", "is_inference_mode_enabled", "typename", "result_type", "promote_types",
   "can_cast", "set_default_device", "get_default_device", "set_float32_matmul_precision", "is_autocast_enabled",
-  "set_anomaly_enabled", "cond", "vmap", "stack_trace",
+  "set_anomaly_enabled", "cond", "vmap", "stack_trace", "equal", "allclose", "is_same_size",
 ]);
 const TENSOR_NAMESPACES = ["torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nested"];
 const FACTORY_FUNCTIONS = new Set([
@@ -80,7 +80,7 @@ const LIKE_FACTORIES = /_like$/;
 const NON_TENSOR_METHODS = new Set([
   "item", "size", "dim", "numel", "nelement", "element_size", "stride", "data_ptr", "is_contiguous", "get_device",
   "is_floating_point", "is_complex", "ndimension", "storage_offset", "is_pinned", "is_set_to", "equal", "__len__",
-  "untyped_storage", "has_names", "is_shared", "dim_order", "is_signed", "is_inference",
+  "untyped_storage", "has_names", "is_shared", "dim_order", "is_signed", "is_inference", "allclose", "is_same_size",
 ]);
 /** Methods that only tensors have (not numpy arrays, lists or Python numbers). */
 const TORCH_ONLY_METHODS = new Set([
@@ -589,10 +589,16 @@ export class TensorEvidence {
       case "identifier": {
         const name = this.text(node);
         if (/dtype/i.test(name)) return "not-device";
-        const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
-        if (binding && (binding.kind === "assign" || binding.kind === "walrus") && binding.value && binding.unpackPath.length === 0) {
-          const kind = this.deviceOf(binding.value, depth + 1);
-          if (kind !== "unknown") return kind;
+        const scope = scopeOf(node, this.env.scopes);
+        const binding = resolveBinding(name, node.start, scope);
+        // `device = accelerator() if ... else torch.device("cpu")` in if/else branches: any GPU branch counts.
+        const owner = binding ? bindingScope(name, binding, scope) : undefined;
+        const assigned = (owner?.bindings.get(name) ?? []).filter((b) => (b.kind === "assign" || b.kind === "walrus") && b.value && b.unpackPath.length === 0);
+        if (assigned.length > 0) {
+          const kinds = assigned.map((b) => this.deviceOf(b.value!, depth + 1));
+          if (kinds.includes("gpu")) return "gpu";
+          if (kinds.every((kind) => kind === "cpu")) return "cpu";
+          if (kinds.every((kind) => kind === "not-device")) return "not-device";
         }
         if (binding?.kind === "parameter" && binding.defaultValue) {
           const kind = this.deviceOf(binding.defaultValue, depth + 1);
@@ -730,6 +736,12 @@ function isStringNode(node: SyntaxNode): boolean {
 
 function isNoneNode(node: SyntaxNode): boolean {
   return unparenthesized(node).type === "none";
+}
+
+/** The scope (this one or an enclosing one) that holds `binding`. */
+function bindingScope(name: string, binding: Binding, scope: Scope): Scope | undefined {
+  for (let current: Scope | null = scope; current; current = current.parent) if (current.bindings.get(name)?.includes(binding)) return current;
+  return undefined;
 }
 
 function rootOf(node: SyntaxNode): SyntaxNode {

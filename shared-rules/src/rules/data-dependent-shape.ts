@@ -29,6 +29,7 @@ export const dataDependentShape: Rule = {
     breaksCompiledGraph: true,
     messages: {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
+      check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, {{value}}, 0)` and reduce.",
       maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, value, {{value}})` or `masked_fill_`.",
     },
@@ -56,13 +57,13 @@ export const dataDependentShape: Rule = {
   create(context) {
     const evidenceOf = (node: SyntaxNode) => context.analysis.tensorEvidence(node);
 
-    function report(node: SyntaxNode, subject: SyntaxNode | undefined, alternative: string, allowUnknown: boolean, range?: { start: number; end: number }): void {
+    function report(node: SyntaxNode, subject: SyntaxNode | undefined, alternative: string, allowUnknown: boolean, range?: { start: number; end: number }, messageId = "shape"): void {
       const evidence = subject ? evidenceOf(subject) : { kind: "tensor" as const, reason: "a torch operation" };
       if (!mayBeGpuTensor(evidence, context, allowUnknown)) return;
       context.report({
         node,
         range,
-        messageId: "shape",
+        messageId,
         data: { expression: shortText(node, context, 50), alternative, assumption: subject ? gpuAssumption(subject, evidence, context) : "" },
         evidence,
       });
@@ -82,14 +83,14 @@ export const dataDependentShape: Rule = {
         const allowUnknown = isTorchFunction || !SHARED_WITH_NUMPY.has(operation);
         if (ALWAYS_SYNCING.has(operation)) {
           if (operation === "equal" && isTorchFunction === false && positional(node).length !== 1) return;
-          return report(node, subject, ALWAYS_SYNCING.get(operation)!, allowUnknown, range);
+          return report(node, subject, ALWAYS_SYNCING.get(operation)!, allowUnknown, range, operation === "equal" ? "check" : "shape");
         }
         if (operation === "where" && isTorchFunction && positional(node).length === 1 && !keyword(node, "input", context))
           return report(node, subject, "use the 3-argument `torch.where(cond, a, b)` or `nonzero_static`", true);
         if (operation === "repeat_interleave" && !keyword(node, "output_size", context)) {
           const args = positional(node);
           const repeats = keyword(node, "repeats", context) ?? (isTorchFunction ? args[1] : args[0]);
-          if (!repeats || !isTensorEvidence(evidenceOf(repeats))) return;
+          if (!repeats || !isTensorEvidence(evidenceOf(repeats), context)) return;
           return report(node, subject, "pass `output_size=` when the total is known", true, range);
         }
         if (operation === "one_hot" && isTorchFunction) {
@@ -111,7 +112,7 @@ export const dataDependentShape: Rule = {
           const samples = keyword(node, "num_samples", context) ?? args[offset];
           const onlyOneSample = !!samples && context.text(samples) === "1";
           if (isTrueLiteral(replacement) && !onlyOneSample) return;
-          return report(node, subject, "sample with `(p / torch.empty_like(p).exponential_()).argmax(-1)`", true, range);
+          return report(node, subject, "sample with `(p / torch.empty_like(p).exponential_()).argmax(-1)`", true, range, "check");
         }
       },
       subscript(node) {
@@ -121,14 +122,14 @@ export const dataDependentShape: Rule = {
         const mask = indices[0];
         if (!isBooleanMask(mask, context)) return;
         const owner = evidenceOf(value);
-        if (!(isTensorEvidence(owner) || (owner.kind === "unknown" && context.importsTorch))) return;
+        if (!(isTensorEvidence(owner, context) || (owner.kind === "unknown" && context.importsTorch))) return;
         const assignment = node.parent?.type === "assignment" && node.field === "left" ? node.parent : undefined;
         const maskText = shortText(mask, context, 20);
         const valueText = shortText(value, context, 20);
         if (assignment) {
           const assigned = childByField(assignment, "right");
           // `x[mask] = 0.0` dispatches to masked_fill_ and does not sync; a tensor value does.
-          if (!assigned || !isTensorEvidence(evidenceOf(assigned))) return;
+          if (!assigned || !isTensorEvidence(evidenceOf(assigned), context)) return;
           context.report({ node: assignment, messageId: "maskWrite", data: { expression: shortText(assignment, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner });
           return;
         }
@@ -143,7 +144,7 @@ export const dataDependentShape: Rule = {
 function isBooleanMask(raw: SyntaxNode, context: RuleContext): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);
-  if (!isTensorEvidence(evidence) && evidence.kind !== "cpu") return false;
+  if (!isTensorEvidence(evidence, context) && evidence.kind !== "cpu") return false;
   switch (node.type) {
     case "comparison_operator":
       return true;

@@ -39,6 +39,7 @@ export const dataloaderPinMemory: Rule = {
         const pin = keyword(node, "pin_memory", context);
         if (pin && unparenthesized(pin).type !== "false") return; // True, or a value the user controls
         if (positional(node).length >= 9) return; // passed positionally
+        if (childByField(node, "arguments")?.children.some((a) => a.type === "dictionary_splat")) return; // may come from **kwargs
         const move = deviceMoveOfBatches(node, context);
         if (!move) return;
         const callee = childByField(node, "function")!;

@@ -54,7 +54,7 @@ export const implicitHostRead: Rule = {
     function reportCondition(condition: SyntaxNode, construct: string): void {
       for (const read of truthReads(condition)) {
         const evidence = evidenceOf(read);
-        if (!isTensorEvidence(evidence)) continue;
+        if (!isTensorEvidence(evidence, context)) continue;
         context.report({
           node: read,
           messageId: "condition",
@@ -78,7 +78,7 @@ export const implicitHostRead: Rule = {
 
     function reportValue(node: SyntaxNode, subject: SyntaxNode, messageId: string): void {
       const evidence = evidenceOf(subject);
-      if (!isTensorEvidence(evidence)) return;
+      if (!isTensorEvidence(evidence, context)) return;
       context.report({ node, messageId, data: { expression: shortText(node, context), assumption: gpuAssumption(subject, evidence, context) }, evidence });
     }
 
@@ -119,12 +119,12 @@ export const implicitHostRead: Rule = {
         const args = positional(node);
         if (CONVERSIONS.has(name) && args.length === 1) return reportValue(node, args[0], "conversion");
         if (name === "range") {
-          const tensorBound = args.find((arg) => isTensorEvidence(evidenceOf(arg)));
+          const tensorBound = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorBound) reportValue(node, tensorBound, "index");
           return;
         }
         if ((name === "max" || name === "min") && args.length >= 1) {
-          const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg)));
+          const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorArgument) reportValue(node, tensorArgument, "compare");
         }
       },
@@ -134,10 +134,10 @@ export const implicitHostRead: Rule = {
         const owner = evidenceOf(value);
         for (const index of node.children.filter((child) => child.field === "subscript")) {
           if (index.type === "slice") {
-            const bound = index.children.find((part) => isTensorEvidence(evidenceOf(part)) && isScalarLike(part));
+            const bound = index.children.find((part) => isTensorEvidence(evidenceOf(part), context) && isScalarLike(part));
             if (bound) reportValue(node, bound, "index");
           } else if (owner.kind === "container" || owner.kind === "scalar") {
-            if (isTensorEvidence(evidenceOf(index))) reportValue(node, index, "index");
+            if (isTensorEvidence(evidenceOf(index), context)) reportValue(node, index, "index");
           }
         }
       },

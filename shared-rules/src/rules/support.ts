@@ -65,7 +65,7 @@ export function shortText(node: SyntaxNode, context: RuleContext, limit = 40): s
  */
 export function mayBeGpuTensor(evidence: Evidence, context: RuleContext, allowUnknown: boolean): boolean {
   if (evidence.kind === "gpu") return true;
-  if (evidence.kind === "tensor") return true;
+  if (evidence.kind === "tensor") return context.importsTorch;
   if (evidence.kind === "unknown") return allowUnknown && context.importsTorch;
   return false;
 }
@@ -77,6 +77,8 @@ export function gpuAssumption(node: SyntaxNode, evidence: Evidence, context: Rul
   return evidence.kind === "tensor" ? ` (if \`${name}\` is on a GPU)` : ` (if \`${name}\` is a CUDA tensor)`;
 }
 
-export function isTensorEvidence(evidence: Evidence): boolean {
-  return isTensorKind(evidence.kind) && evidence.kind !== "cpu" && evidence.kind !== "batch";
+/** A tensor that may be on a GPU: positive evidence, or a tensor of unknown device in a file that uses devices. */
+export function isTensorEvidence(evidence: Evidence, context?: RuleContext): boolean {
+  if (evidence.kind === "gpu") return true;
+  return evidence.kind === "tensor" && (context ? context.importsTorch : true);
 }

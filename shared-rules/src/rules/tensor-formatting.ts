@@ -42,7 +42,7 @@ export const tensorFormatting: Rule = {
   create(context) {
     function reportTensor(node: SyntaxNode, subject: SyntaxNode, messageId = "format"): void {
       const evidence = context.analysis.tensorEvidence(subject);
-      if (!isTensorEvidence(evidence)) return;
+      if (!isTensorEvidence(evidence, context)) return;
       context.report({
         node,
         messageId,

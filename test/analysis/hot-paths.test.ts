@@ -1,0 +1,542 @@
+import * as assert from "assert";
+import { initParser } from "synclint-rules";
+import { Analysed, analyse, findNode, py } from "../helpers";
+
+/** The context of the node spanning `text` (its `occurrence`-th appearance). */
+function contextAt(analysed: Analysed, text: string, occurrence = 0) {
+  return analysed.analysis.contextOf(findNode(analysed, text, { occurrence }));
+}
+
+function kindAt(analysed: Analysed, text: string, occurrence = 0, type?: string) {
+  return analysed.analysis.tensorEvidence(findNode(analysed, text, { occurrence, type })).kind;
+}
+
+/** The evidence kind of the identifier `name` that follows the anchor text `after`. */
+function kindOfName(analysed: Analysed, name: string, after: string) {
+  return analysed.analysis.tensorEvidence(findNode(analysed, name, { after, type: "identifier" })).kind;
+}
+
+describe("FileAnalysis", () => {
+  before(() => initParser());
+
+  describe("hot paths: contextOf", () => {
+    const TRAIN = py`
+      import torch
+      def train(loader, model, optimizer, epochs):
+          for epoch in range(epochs):
+              for step, (x, y) in enumerate(loader):
+                  loss = model(x).mean()
+                  loss.backward()
+                  optimizer.step()
+                  hot_read = loss.item()
+                  if step % 100 == 0:
+                      periodic_read = loss.item()
+                  if (step + 1) % 10 == 0:
+                      plus_one_read = loss.item()
+                  last = loss.item() if step == len(loader) - 1 else None
+              epoch_read = loss.item()
+          final_read = loss.item()
+    `;
+
+    it("the body of a step loop is hot, and `where` names the loop and its function", () => {
+      const a = analyse(TRAIN);
+      const context = contextAt(a, "hot_read = loss.item()");
+      assert.strictEqual(context.hot, true);
+      assert.strictEqual(context.where, "in the step loop of `train()` (line 4)");
+      assert.strictEqual(context.frequency, "every step");
+      assert.ok(context.loop, "the loop that makes it hot");
+      assert.strictEqual(a.source.position(context.loop!.start).line + 1, 4);
+      assert.match(context.reason, /the loop at line 4/);
+    });
+
+    it("periodic guards are cold and name the guard's line", () => {
+      const a = analyse(TRAIN);
+      for (const [text, line] of [["periodic_read = loss.item()", 9], ["plus_one_read = loss.item()", 11]] as const) {
+        const context = contextAt(a, text);
+        assert.strictEqual(context.hot, false, text);
+        assert.strictEqual(context.reason, `it is under the periodic guard at line ${line}`, text);
+        assert.strictEqual(context.where, "in `train()`");
+      }
+      const ternary = a.analysis.contextOf(findNode(a, "loss.item()", { occurrence: 3 }));
+      assert.strictEqual(ternary.hot, false, "the consequence of a conditional expression with a last-step test");
+    });
+
+    it("code after the step loop in an epoch loop runs once per epoch; code after the epoch loop once", () => {
+      const a = analyse(TRAIN);
+      const epoch = contextAt(a, "epoch_read = loss.item()");
+      assert.strictEqual(epoch.hot, false);
+      assert.match(epoch.reason, /once per epoch: it is in the epoch loop at line 3, outside the step loop/);
+      const final = contextAt(a, "final_read = loss.item()");
+      assert.strictEqual(final.hot, false);
+      assert.match(final.reason, /not inside a loop or a per-step function/);
+    });
+
+    it("classifies loops as step, epoch or other", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, optimizer, epochs, names):
+            for epoch in range(epochs):
+                for x, y in loader:
+                    optimizer.step()
+            for name in names:
+                print(name)
+            while True:
+                model(x).backward()
+      `);
+      const hp = a.analysis.hotPaths;
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for epoch")), "epoch");
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for x, y in loader")), "step");
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for name in names")), "other");
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "while True")), "step");
+    });
+
+    it("`forward` of a module, `*_step` methods and Lightning hooks are hot", () => {
+      const a = analyse(py`
+        import torch
+        import torch.nn as nn
+        import pytorch_lightning as pl
+        class Net(nn.Module):
+            def forward(self, x):
+                return x.sum()
+        class Lit(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                return batch.sum()
+            def on_train_batch_end(self, outputs, batch, batch_idx):
+                return outputs.mean()
+            def configure_optimizers(self):
+                return self.params.sum()
+      `);
+      const forward = contextAt(a, "x.sum()");
+      assert.deepStrictEqual([forward.hot, forward.where, forward.frequency], [true, "in `Net.forward()`", "on every forward pass"]);
+      const step = contextAt(a, "batch.sum()");
+      assert.deepStrictEqual([step.hot, step.where, step.frequency], [true, "in `Lit.training_step()`", "every step"]);
+      assert.strictEqual(contextAt(a, "outputs.mean()").hot, true);
+      const configure = contextAt(a, "self.params.sum()");
+      assert.deepStrictEqual([configure.hot, configure.where], [false, "in `Lit.configure_optimizers()`"]);
+    });
+
+    it("a same-file helper is hot when a hot path calls it, cold when called once", () => {
+      const a = analyse(py`
+        import torch
+        def accumulate(t):
+            return t.sum()
+        def once(t):
+            return t.mean()
+        def train(loader, model):
+            for batch in loader:
+                accumulate(model(batch))
+            once(model(batch))
+      `);
+      const hot = contextAt(a, "t.sum()");
+      assert.strictEqual(hot.hot, true);
+      assert.ok(hot.where.startsWith("in `accumulate()`, called in the step loop of `train()` (line 7)"), hot.where);
+      assert.match(hot.reason, /is called from a hot path/);
+      const cold = contextAt(a, "t.mean()");
+      assert.strictEqual(cold.hot, false);
+      assert.match(cold.reason, /no hot path of this file calls it/);
+    });
+
+    it("call chains are followed through several helpers", () => {
+      const a = analyse(py`
+        import torch
+        def inner(t):
+            return t.norm()
+        def middle(t):
+            return inner(t)
+        def outer(t):
+            return middle(t)
+        def train(loader, model):
+            for batch in loader:
+                outer(model(batch))
+      `);
+      assert.strictEqual(contextAt(a, "t.norm()").hot, true);
+    });
+
+    it("recursive helpers terminate and stay cold", () => {
+      const a = analyse(py`
+        import torch
+        def walk(t, n):
+            if n == 0:
+                return t.sum()
+            return walk(t, n - 1)
+        def main(t):
+            return walk(t, 3)
+      `);
+      assert.strictEqual(contextAt(a, "t.sum()").hot, false);
+    });
+
+    it("a nested loop in a step loop runs several times per step", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                for k, v in batch.items():
+                    v.sum()
+      `);
+      const context = contextAt(a, "v.sum()");
+      assert.strictEqual(context.hot, true);
+      assert.strictEqual(context.frequency, "several times per step");
+      assert.strictEqual(context.where, "in the loop at line 4, inside the step loop of `train()` (line 3)");
+    });
+
+    it("a loop inside forward inherits forward's frequency", () => {
+      const a = analyse(py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, xs):
+                for x in xs:
+                    x.sum()
+                return xs
+      `);
+      const context = contextAt(a, "x.sum()");
+      assert.strictEqual(context.hot, true);
+      assert.strictEqual(context.frequency, "on every iteration, on every forward pass");
+      assert.strictEqual(context.where, "in the loop at line 5 in `Net.forward()`");
+    });
+
+    it("the iterable of a comprehension runs once, its element expression per item", () => {
+      const a = analyse(py`
+        import torch
+        def report(values):
+            return [v.sum() for v in values.keys()]
+      `);
+      assert.strictEqual(contextAt(a, "v.sum()").hot, true);
+      assert.strictEqual(contextAt(a, "values.keys()").hot, false);
+    });
+
+    it("`continue` guards and `and` guards are periodic, `or` needs both sides", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, rank, max_steps):
+            for step, batch in enumerate(loader):
+                if step % 50 != 0:
+                    continue
+                after_continue = batch.sum()
+            for it, batch in enumerate(loader):
+                if rank == 0 and it % 10 == 0:
+                    and_guard = batch.sum()
+                if rank == 0 or it % 10 == 0:
+                    or_not_guard = batch.sum()
+                if it % 10 == 0 or it == max_steps:
+                    or_guard = batch.sum()
+      `);
+      assert.strictEqual(contextAt(a, "after_continue = batch.sum()").hot, false);
+      assert.strictEqual(contextAt(a, "and_guard = batch.sum()").hot, false);
+      assert.strictEqual(contextAt(a, "or_not_guard = batch.sum()").hot, true);
+      assert.strictEqual(contextAt(a, "or_guard = batch.sum()").hot, false);
+    });
+
+    it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, step, i, batch_idx, rank, x, is_last_step, should_log, j, log_every):
+            a1 = step % 100 == 0
+            a2 = (i + 1) % log_every == 0
+            a3 = i == len(loader) - 1
+            a4 = batch_idx == 0
+            a5 = is_last_step
+            a6 = should_log
+            a7 = not step % 10
+            b1 = step % 100
+            b2 = rank == 0
+            b3 = x > 0
+            b4 = i == j
+            b5 = step % 100 != 0
+      `);
+      const hp = a.analysis.hotPaths;
+      const periodic = (name: string) => {
+        const assignment = findNode(a, name, { type: "identifier" }).parent!;
+        return hp.isPeriodic(assignment.children.find((c) => c.field === "right")!);
+      };
+      for (const name of ["a1", "a2", "a3", "a4", "a5", "a6", "a7"]) assert.strictEqual(periodic(name), true, name);
+      for (const name of ["b1", "b2", "b3", "b4", "b5"]) assert.strictEqual(periodic(name), false, name);
+    });
+
+    it("compiled functions and CUDA-graph captures are marked", () => {
+      const a = analyse(py`
+        import torch
+        @torch.compile
+        def fused(x):
+            return x.sum()
+        def capture(model, static_x):
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                out = model(static_x)
+            after = out.mean()
+      `);
+      const compiled = contextAt(a, "x.sum()");
+      assert.deepStrictEqual([compiled.hot, compiled.compiled, compiled.where], [true, "torch.compile", "in the compiled function `fused()`"]);
+      const captured = contextAt(a, "model(static_x)");
+      assert.deepStrictEqual([captured.hot, captured.compiled, captured.where], [true, "cuda-graph", "inside the CUDA-graph capture at line 7"]);
+      const after = contextAt(a, "out.mean()");
+      assert.strictEqual(after.compiled, undefined);
+      assert.strictEqual(after.hot, false);
+    });
+
+    it("extraStepFunctions makes a named function hot", () => {
+      const code = py`
+        import torch
+        def run_batch(model, batch):
+            return model(batch).sum()
+      `;
+      assert.strictEqual(contextAt(analyse(code), "model(batch).sum()").hot, false);
+      const configured = contextAt(analyse(code, ["run_batch"]), "model(batch).sum()");
+      assert.strictEqual(configured.hot, true);
+      assert.match(configured.reason, /extra-step-functions/);
+    });
+
+    it("module top level is cold", () => {
+      const a = analyse(py`
+        import torch
+        x = torch.ones(3)
+        y = x.sum()
+      `);
+      const context = contextAt(a, "x.sum()");
+      assert.deepStrictEqual([context.hot, context.where], [false, "at the module's top level"]);
+    });
+
+    it("contextOf is memoised per node", () => {
+      const a = analyse(TRAIN);
+      const node = findNode(a, "hot_read = loss.item()");
+      assert.strictEqual(a.analysis.contextOf(node), a.analysis.contextOf(node));
+    });
+  });
+
+  describe("tensor evidence", () => {
+    it("loader batches are host batches; moved batches are on the GPU", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                moved = x.to(device)
+                cuda = y.cuda()
+                out = model(moved)
+                on_cpu = out.cpu()
+                host = out.detach().cpu().numpy()
+                values = out.tolist()
+      `);
+      assert.strictEqual(kindAt(a, "x", 0, "identifier"), "batch");
+      assert.strictEqual(kindAt(a, "x.to(device)"), "gpu");
+      assert.strictEqual(kindAt(a, "y.cuda()"), "gpu");
+      assert.strictEqual(kindAt(a, "model(moved)"), "gpu");
+      assert.strictEqual(kindAt(a, "out.cpu()"), "cpu");
+      assert.strictEqual(kindAt(a, "out.detach().cpu().numpy()"), "numpy");
+      assert.strictEqual(kindAt(a, "out.tolist()"), "container");
+      assert.strictEqual(kindAt(a, "loader", 1, "identifier"), "loader");
+      assert.strictEqual(kindAt(a, "model", 1, "identifier"), "module");
+    });
+
+    it("enumerate counters, zip and tqdm wrappers", () => {
+      const a = analyse(py`
+        import torch
+        from tqdm import tqdm
+        def train(loader, aux_loader):
+            for i, (x, y) in enumerate(tqdm(loader)):
+                a = i
+                b = x
+            for p, q in zip(loader, aux_loader):
+                c = q
+      `);
+      assert.strictEqual(kindOfName(a, "i", "a = "), "scalar");
+      assert.strictEqual(kindOfName(a, "x", "b = "), "batch");
+      assert.strictEqual(kindOfName(a, "q", "c = "), "batch");
+    });
+
+    it("numpy values, Python scalars, containers and namespaces", () => {
+      const a = analyse(py`
+        import torch
+        import numpy as np
+        import math
+        def f(x: torch.Tensor, items):
+            arr = np.zeros(3)
+            n = x.shape[0]
+            size = x.size(0)
+            length = len(items)
+            pair = [1, 2]
+            root = math.sqrt(2)
+            flag = x is None
+            dtype = x.dtype
+            return arr, n, size, length, pair, root, flag, dtype, np
+      `);
+      assert.strictEqual(kindAt(a, "np.zeros(3)"), "numpy");
+      assert.strictEqual(kindAt(a, "x.shape[0]"), "scalar");
+      assert.strictEqual(kindAt(a, "x.size(0)"), "scalar");
+      assert.strictEqual(kindAt(a, "len(items)"), "scalar");
+      assert.strictEqual(kindAt(a, "[1, 2]"), "container");
+      assert.strictEqual(kindAt(a, "math.sqrt(2)"), "scalar");
+      assert.strictEqual(kindAt(a, "x is None"), "scalar");
+      assert.strictEqual(kindAt(a, "x.dtype"), "scalar");
+      assert.strictEqual(kindAt(a, "np", 2, "identifier"), "namespace");
+    });
+
+    it("annotated parameters", () => {
+      const a = analyse(py`
+        import torch
+        import numpy as np
+        from torch.utils.data import DataLoader
+        def f(t: torch.Tensor, o: "Optional[Tensor]", arr: np.ndarray, k: int, dl: DataLoader, m: torch.nn.Module):
+            return t, o, arr, k, dl, m
+      `);
+      const returned = (name: string) => kindOfName(a, name, "return ");
+      assert.strictEqual(returned("t"), "tensor");
+      assert.strictEqual(returned("o"), "tensor");
+      assert.strictEqual(returned("arr"), "numpy");
+      assert.strictEqual(returned("k"), "scalar");
+      assert.strictEqual(returned("dl"), "loader");
+      assert.strictEqual(returned("m"), "module");
+    });
+
+    it("factory functions: CPU without device=, GPU with it, *_like follows its source", () => {
+      const a = analyse(py`
+        import torch
+        def f(device, gpu_tensor: torch.Tensor, arr):
+            cpu = torch.zeros(3)
+            gpu = torch.zeros(3, device="cuda")
+            var = torch.ones(3, device=device)
+            explicit_cpu = torch.ones(3, device="cpu")
+            like = torch.zeros_like(gpu)
+            from_np = torch.from_numpy(arr)
+            loaded = torch.load("ckpt.pt", map_location="cpu")
+            return cpu, gpu, var, explicit_cpu, like, from_np, loaded
+      `);
+      assert.strictEqual(kindAt(a, "torch.zeros(3)"), "cpu");
+      assert.strictEqual(kindAt(a, 'torch.zeros(3, device="cuda")'), "gpu");
+      assert.strictEqual(kindAt(a, "torch.ones(3, device=device)"), "gpu");
+      assert.strictEqual(kindAt(a, 'torch.ones(3, device="cpu")'), "cpu");
+      assert.strictEqual(kindAt(a, "torch.zeros_like(gpu)"), "gpu");
+      assert.strictEqual(kindAt(a, "torch.from_numpy(arr)"), "cpu");
+      assert.strictEqual(kindAt(a, 'torch.load("ckpt.pt", map_location="cpu")'), "cpu");
+    });
+
+    it("set_default_device makes factories possibly GPU", () => {
+      const a = analyse(py`
+        import torch
+        torch.set_default_device("cuda")
+        z = torch.zeros(3)
+      `);
+      assert.strictEqual(kindAt(a, "torch.zeros(3)"), "tensor");
+    });
+
+    it("module classes, their outputs, parameters and buffers", () => {
+      const a = analyse(py`
+        import torch
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+                self.scale = nn.Parameter(torch.ones(4))
+                self.register_buffer("mask", torch.ones(4, 4))
+            def forward(self, x):
+                h = self.proj(x)
+                return h * self.scale + self.mask.sum()
+        def train(model, loader, criterion):
+            block = Block()
+            for p in model.parameters():
+                p.grad
+            for name, w in model.named_parameters():
+                name.upper()
+            for x, y in loader:
+                loss = criterion(model(x), y)
+      `);
+      assert.strictEqual(kindAt(a, "nn.Linear(4, 4)"), "module");
+      assert.strictEqual(kindAt(a, "self.proj(x)"), "gpu");
+      assert.strictEqual(kindAt(a, "self.scale", 1, "attribute"), "tensor");
+      assert.strictEqual(kindAt(a, "self.mask", 0, "attribute"), "tensor");
+      assert.strictEqual(kindOfName(a, "x", "self.proj("), "tensor", "an input of forward");
+      assert.strictEqual(kindOfName(a, "self", "return h * "), "self");
+      assert.strictEqual(kindAt(a, "Block()"), "module");
+      assert.strictEqual(kindAt(a, "p.grad"), "gpu");
+      assert.strictEqual(kindOfName(a, "name", "named_parameters():\n"), "scalar");
+      assert.strictEqual(kindAt(a, "criterion(model(x), y)"), "gpu");
+    });
+
+    it("Lightning steps receive GPU batches and scalar indices", () => {
+      const a = analyse(py`
+        import torch
+        import pytorch_lightning as pl
+        class Lit(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                return batch, batch_idx
+      `);
+      assert.strictEqual(kindOfName(a, "batch", "return "), "gpu");
+      assert.strictEqual(kindOfName(a, "batch_idx", "return batch, "), "scalar");
+    });
+
+    it("bindings take effect after their statement and follow the latest assignment", () => {
+      const a = analyse(py`
+        import torch
+        def f(loader, device):
+            for x in loader:
+                x = x.to(device)
+                y = x
+                x = x.cpu()
+                z = x
+      `);
+      assert.strictEqual(kindOfName(a, "x", "x = "), "batch", "the receiver of the first .to() is the batch");
+      assert.strictEqual(kindOfName(a, "x", "y = "), "gpu");
+      assert.strictEqual(kindOfName(a, "x", "z = "), "cpu");
+    });
+
+    it("unknown values stay unknown, and importsTorch is detected", () => {
+      const withTorch = analyse(py`
+        import torch
+        def f(thing):
+            return thing.frobnicate()
+      `);
+      assert.strictEqual(kindAt(withTorch, "thing.frobnicate()"), "unknown");
+      assert.strictEqual(withTorch.analysis.importsTorch, true);
+      assert.strictEqual(analyse("from torch import nn\n").analysis.importsTorch, true);
+      assert.strictEqual(analyse("import torchvision\n").analysis.importsTorch, false);
+      assert.strictEqual(analyse("import numpy as np\n# import torch\n").analysis.importsTorch, false);
+    });
+
+    it("returns of same-file functions carry their evidence", () => {
+      const a = analyse(py`
+        import torch
+        def make(device):
+            return torch.zeros(3, device=device)
+        def use(device):
+            t = make(device)
+            return t
+      `);
+      assert.strictEqual(kindAt(a, "make(device)", 1), "gpu");
+    });
+
+    it("Hugging Face style outputs: `.logits` and `.loss` of a model output", () => {
+      const a = analyse(py`
+        import torch
+        def f(model, batch):
+            outputs = model(**batch)
+            return outputs.logits, outputs.loss
+      `);
+      assert.strictEqual(kindAt(a, "outputs.logits"), "gpu");
+      assert.strictEqual(kindAt(a, "outputs.loss"), "gpu");
+    });
+
+    it("evidence carries a human-readable reason", () => {
+      const a = analyse(py`
+        import torch
+        def f(model, x):
+            return model(x)
+      `);
+      const evidence = a.analysis.tensorEvidence(findNode(a, "model(x)"));
+      assert.strictEqual(evidence.kind, "gpu");
+      assert.strictEqual(evidence.reason, "the output of `model(...)`");
+    });
+  });
+});
+
+/** The loop statement whose text starts with `prefix`. */
+function forLoopAt(a: Analysed, prefix: string) {
+  const start = a.source.text.indexOf(prefix);
+  if (start < 0) throw new Error(`no ${prefix}`);
+  const stack = [a.tree.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if ((node.type === "for_statement" || node.type === "while_statement") && node.start === start) return node;
+    stack.push(...node.children);
+  }
+  throw new Error(`no loop at ${prefix}`);
+}

@@ -1,0 +1,248 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("blocking-host-to-device", {
+  valid: [
+    {
+      name: "`.to(device, non_blocking=True)` and `.cuda(non_blocking=True)`",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                x = x.to(device, non_blocking=True)
+                y = y.cuda(non_blocking=True)
+      `,
+    },
+    {
+      name: "dtype conversion only",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                x = x.to(torch.float16)
+      `,
+    },
+    {
+      name: "moving the model once",
+      code: py`
+        import torch
+        def setup(model, device):
+            model = model.to(device)
+      `,
+    },
+    {
+      name: "`.to(device)` of a model output (already on the device)",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                out = model(x.to(device, non_blocking=True))
+                out = out.to(device)
+      `,
+    },
+    {
+      name: "`self.buf.to(x.device)` in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                pos = self.pos.to(x.device)
+                return x + pos
+      `,
+    },
+    {
+      name: "outside any loop",
+      code: py`
+        import torch
+        def main(device):
+            w = torch.tensor([0.3, 0.7], device=device)
+            x = torch.randn(3).to(device)
+      `,
+    },
+    {
+      name: "torch.tensor on the CPU",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                w = torch.tensor([0.3, 0.7])
+      `,
+    },
+    {
+      name: "periodic copy",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for step, (x, y) in enumerate(loader):
+                if step % 100 == 0:
+                    probe = x.to(device)
+      `,
+    },
+    {
+      name: "torch.as_tensor of a GPU tensor",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                out = model(x.to(device, non_blocking=True))
+                t = torch.as_tensor(out, device=device)
+      `,
+    },
+    {
+      name: "copy to the CPU (another rule's concern)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                x = x.to("cpu")
+      `,
+    },
+    {
+      name: "non_blocking controlled by the caller",
+      code: py`
+        import torch
+        def train(loader, model, device, nb):
+            for x, y in loader:
+                x = x.to(device, non_blocking=nb)
+      `,
+    },
+    {
+      name: "torch.tensor once per epoch",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, device, epochs):
+            for epoch in range(epochs):
+                for x, y in loader:
+                    loss = model(x.to(device, non_blocking=True)).mean()
+                    loss.backward()
+                    optimizer.step()
+                class_weights = torch.tensor([1.0, 2.0], device=device)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "`.to(device)` of a batch",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                x = x.to(device)
+                y = y.to(device, non_blocking=True)
+      `,
+      errors: [{ line: 4, column: 15, endColumn: 25, messageIncludes: ["`x.to(device)`", "step loop of `train()` (line 3)", "non_blocking=True"] }],
+    },
+    {
+      name: "`.cuda()` on both tensors",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                x, y = x.cuda(), y.cuda()
+      `,
+      errors: [{ line: 4, column: 18 }, { line: 4, column: 28 }],
+    },
+    {
+      name: "`.to(device=device)`",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                x = x.to(device=device)
+      `,
+      errors: [{ line: 4, column: 15 }],
+    },
+    {
+      name: "torch.tensor(..., device=) in the loop",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x, y in loader:
+                w = torch.tensor([0.3, 0.7], device=device)
+      `,
+      errors: [{ line: 4, column: 13, endColumn: 52, messageIncludes: ["builds a tensor on the host", "build it once before the loop"] }],
+    },
+    {
+      name: "dict comprehension over a batch",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for batch in loader:
+                batch = {k: v.to(device) for k, v in batch.items()}
+      `,
+      errors: [{ line: 4, column: 23, messageIncludes: "several times per step" }],
+    },
+    {
+      name: "`batch[key].to(\"cuda\")`",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                inputs = batch["input_ids"].to("cuda")
+      `,
+      errors: [{ line: 4, column: 37 }],
+    },
+    {
+      name: "x.new_tensor in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                scale = x.new_tensor([0.5, 2.0])
+                return x * scale
+      `,
+      errors: [{ line: 5, column: 19, messageIncludes: ["in `Net.forward()`", "registered buffer"] }],
+    },
+    {
+      name: "torch.as_tensor of host data with device=",
+      code: py`
+        import torch
+        import numpy as np
+        def train(loader, model, device):
+            for x, y in loader:
+                weights = torch.as_tensor(np.ones(3), device=device)
+      `,
+      errors: [{ line: 5, column: 19 }],
+    },
+    {
+      name: "while True with next(data_iter)",
+      code: py`
+        import torch
+        def train(model, optimizer, data_iter, device):
+            while True:
+                x, y = next(data_iter)
+                x = x.to(device)
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 5, column: 15, messageIncludes: "step loop of `train()` (line 3)" }],
+    },
+    {
+      name: "enumerate(tqdm(loader)) with a training step",
+      code: py`
+        import torch
+        from tqdm import tqdm
+        def train(train_loader, model, optimizer, device):
+            for i, (images, labels) in enumerate(tqdm(train_loader)):
+                images = images.to(device)
+                loss = model(images).mean()
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 5, column: 25, messageIncludes: "step loop of `train()` (line 4)" }],
+    },
+    {
+      name: "strict preset reports torch.tensor outside a loop",
+      preset: "strict",
+      code: py`
+        import torch
+        def main(device):
+            w = torch.tensor([0.3, 0.7], device=device)
+      `,
+      errors: [{ line: 3, column: 9, hot: false }],
+    },
+  ],
+});

@@ -1,0 +1,333 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("data-dependent-shape", {
+  valid: [
+    {
+      name: "`x[mask] = 0.0` dispatches to masked_fill_",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                mask = out < 0
+                out[mask] = 0.0
+      `,
+    },
+    {
+      name: "3-argument torch.where",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                out = torch.where(out > 0, out, torch.zeros_like(out))
+      `,
+    },
+    {
+      name: "one_hot with num_classes=",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, y in loader:
+                y = y.cuda(non_blocking=True)
+                target = F.one_hot(y, num_classes=10)
+      `,
+    },
+    {
+      name: "one_hot with positional num_classes",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, y in loader:
+                y = y.cuda(non_blocking=True)
+                target = F.one_hot(y, 10)
+      `,
+    },
+    {
+      name: "numpy nonzero",
+      code: py`
+        import torch
+        import numpy as np
+        def train(loader, model):
+            for x, y in loader:
+                arr = np.array([0, 1, 2])
+                idx = arr.nonzero()
+      `,
+    },
+    {
+      name: "repeat_interleave with an int",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                rep = out.repeat_interleave(3, dim=0)
+      `,
+    },
+    {
+      name: "repeat_interleave with output_size=",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x: torch.Tensor, counts: torch.Tensor, total: int):
+                return x.repeat_interleave(counts, dim=0, output_size=total)
+      `,
+    },
+    {
+      name: "integer indexing",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                first = out[0]
+      `,
+    },
+    {
+      name: "nonzero once after the loop",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            preds = []
+            for x, y in loader:
+                preds.append(model(x).argmax(1))
+            allp = torch.cat(preds)
+            wrong = (allp != 0).nonzero()
+      `,
+    },
+    {
+      name: "masking a host batch",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                keep = y >= 0
+                y = y[keep]
+      `,
+    },
+    {
+      name: "histc with an explicit range",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                h = torch.histc(out, bins=10, min=0, max=1)
+      `,
+    },
+    {
+      name: "pandas unique",
+      code: py`
+        import torch
+        import pandas as pd
+        def train(loader, model, df):
+            for x, y in loader:
+                cats = df["label"].unique()
+      `,
+    },
+    {
+      name: "multinomial with replacement",
+      code: py`
+        import torch
+        def sample(model, loader):
+            for x in loader:
+                probs = model(x).softmax(-1)
+                tokens = torch.multinomial(probs, 4, replacement=True)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "x.nonzero()",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                idx = out.nonzero()
+      `,
+      errors: [{ line: 5, column: 19, endColumn: 28, messageIncludes: ["`out.nonzero()`", "depends on GPU data", "step loop of `train()` (line 3)", "nonzero_static"] }],
+    },
+    {
+      name: "torch.nonzero",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                idx = torch.nonzero(out > 0)
+      `,
+      errors: [{ line: 5, column: 15, endColumn: 37 }],
+    },
+    {
+      name: "boolean-mask read",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                mask = out > 0
+                pos = out[mask]
+      `,
+      errors: [{ line: 6, column: 15, endColumn: 24, messageIncludes: ["selects with a boolean mask", "`torch.where(mask, out, 0)`"] }],
+    },
+    {
+      name: "inline comparison as the index",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                sel = out[out > 0]
+      `,
+      errors: [{ line: 5, column: 15 }],
+    },
+    {
+      name: "`x[mask] = other_tensor` (and the masked read on the right)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                mask = out > 0
+                replacement = torch.zeros_like(out)
+                out[mask] = replacement[mask]
+      `,
+      errors: [
+        { line: 7, column: 9, endColumn: 38, messageIncludes: "assigns a GPU tensor through a boolean mask" },
+        { line: 7, column: 21, messageIncludes: "selects with a boolean mask" },
+      ],
+    },
+    {
+      name: "`~mask` index",
+      code: py`
+        import torch
+        def train(loader, model, criterion):
+            for x, y in loader:
+                logits = model(x)
+                y = y.cuda(non_blocking=True)
+                ignore = y == -100
+                logits = logits[~ignore]
+      `,
+      errors: [{ line: 7, column: 18 }],
+    },
+    {
+      name: "torch.unique",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                y = y.cuda(non_blocking=True)
+                classes = torch.unique(y)
+      `,
+      errors: [{ line: 5, column: 19 }],
+    },
+    {
+      name: "1-argument torch.where",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                rows = torch.where(out > 0.5)
+      `,
+      errors: [{ line: 5, column: 16, messageIncludes: "3-argument" }],
+    },
+    {
+      name: "one_hot without num_classes",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, y in loader:
+                y = y.cuda(non_blocking=True)
+                target = F.one_hot(y)
+      `,
+      errors: [{ line: 6, column: 18, messageIncludes: "pass `num_classes=`" }],
+    },
+    {
+      name: "one_hot with num_classes=-1",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, y in loader:
+                target = F.one_hot(model(x).argmax(1), num_classes=-1)
+      `,
+      errors: [{ line: 5, column: 18 }],
+    },
+    {
+      name: "repeat_interleave with tensor repeats in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x: torch.Tensor, counts: torch.Tensor):
+                return x.repeat_interleave(counts, dim=0)
+      `,
+      errors: [{ line: 5, column: 18, messageIncludes: ["in `Net.forward()`", "output_size="] }],
+    },
+    {
+      name: "masked_select",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                sel = out.masked_select(out > 0)
+      `,
+      errors: [{ line: 5, column: 19 }],
+    },
+    {
+      name: "bincount",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                preds = model(x).argmax(1)
+                counts = torch.bincount(preds)
+      `,
+      errors: [{ line: 5, column: 18 }],
+    },
+    {
+      name: "histc without a range",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                h = torch.histc(out, bins=10)
+      `,
+      errors: [{ line: 5, column: 13, messageIncludes: "`min=` and `max=`" }],
+    },
+    {
+      name: "multinomial without replacement",
+      code: py`
+        import torch
+        def sample(model, loader):
+            for x in loader:
+                probs = model(x).softmax(-1)
+                tokens = torch.multinomial(probs, 4)
+      `,
+      errors: [{ line: 5, column: 18 }],
+    },
+    {
+      name: "strict preset reports nonzero after the loop",
+      preset: "strict",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            preds = []
+            for x, y in loader:
+                preds.append(model(x).argmax(1))
+            allp = torch.cat(preds)
+            wrong = (allp != 0).nonzero()
+      `,
+      errors: [{ line: 7, column: 25, hot: false }],
+    },
+  ],
+});

@@ -1,0 +1,196 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("dataloader-pin-memory", {
+  valid: [
+    {
+      name: "pin_memory=True",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, model, device):
+            loader = DataLoader(dataset, batch_size=32, pin_memory=True)
+            for x, y in loader:
+                x = x.to(device, non_blocking=True)
+      `,
+    },
+    {
+      name: "pin_memory from a variable",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, model, device, pin):
+            loader = DataLoader(dataset, batch_size=32, pin_memory=pin)
+            for x, y in loader:
+                x = x.to(device)
+      `,
+    },
+    {
+      name: "batches never moved to a device",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, model):
+            loader = DataLoader(dataset, batch_size=32)
+            for x, y in loader:
+                out = model(x)
+      `,
+    },
+    {
+      name: "batches moved to the CPU",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset):
+            loader = DataLoader(dataset, batch_size=32)
+            for x, y in loader:
+                x = x.to("cpu")
+      `,
+    },
+    {
+      name: "a different loader is moved",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, device, other_loader):
+            loader = DataLoader(dataset, batch_size=32)
+            for x, y in other_loader:
+                x = x.to(device)
+      `,
+    },
+    {
+      name: "a factory that returns the loader",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=32)
+      `,
+    },
+    {
+      name: "pinned loader iterated through enumerate",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, device):
+            loader = DataLoader(dataset, batch_size=32, num_workers=2, pin_memory=True)
+            for i, (x, y) in enumerate(loader):
+                x = x.cuda()
+      `,
+    },
+    {
+      name: "a user class named like DataLoader in a file without moves",
+      code: py`
+        import torch
+        class DataLoader:
+            pass
+        def main(device):
+            loader = DataLoader()
+            for item in loader:
+                print(item)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "no pin_memory, batches moved in the same function",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, model, device):
+            loader = DataLoader(dataset, batch_size=32, shuffle=True)
+            for x, y in loader:
+                x = x.to(device, non_blocking=True)
+      `,
+      errors: [{ line: 4, column: 14, endColumn: 62, hot: false, messageIncludes: ["without `pin_memory=True`", "moved to the GPU at line 6"] }],
+    },
+    {
+      name: "explicit pin_memory=False",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def main(dataset, model):
+            loader = DataLoader(dataset, batch_size=32, pin_memory=False)
+            for x, y in loader:
+                x = x.cuda(non_blocking=True)
+      `,
+      errors: [{ line: 4, column: 14, messageIncludes: "line 6" }],
+    },
+    {
+      name: "loader passed to a same-file training function",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def train(model, data, device):
+            for x, y in data:
+                x = x.to(device)
+        def main(dataset, model, device):
+            train_loader = DataLoader(dataset, batch_size=64, num_workers=4)
+            train(model, train_loader, device)
+      `,
+      errors: [{ line: 7, column: 20, messageIncludes: "moved to the GPU at line 5" }],
+    },
+    {
+      name: "loader passed by keyword",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def train(model, data, device):
+            for x, y in data:
+                x = x.to(device)
+        def main(dataset, model, device):
+            train_loader = DataLoader(dataset, batch_size=64)
+            train(model, data=train_loader, device=device)
+      `,
+      errors: [{ line: 7, column: 20, messageIncludes: "line 5" }],
+    },
+    {
+      name: "enumerate(tqdm(loader)) through a module alias",
+      code: py`
+        import torch
+        from tqdm import tqdm
+        import torch.utils.data as tud
+        def main(dataset, model):
+            loader = tud.DataLoader(dataset, batch_size=8)
+            for i, (x, y) in enumerate(tqdm(loader)):
+                x = x.cuda()
+      `,
+      errors: [{ line: 5, column: 14, messageIncludes: "line 7" }],
+    },
+    {
+      name: "module-level script",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        loader = DataLoader(range(10), batch_size=2)
+        for batch in loader:
+            batch = batch.to("cuda")
+      `,
+      errors: [{ line: 3, column: 10, messageIncludes: "line 5" }],
+    },
+    {
+      name: "torch.utils.data.DataLoader by full name",
+      code: py`
+        import torch
+        def main(dataset, device):
+            val_loader = torch.utils.data.DataLoader(dataset, batch_size=128, shuffle=False)
+            for images, labels in val_loader:
+                images = images.to(device)
+      `,
+      errors: [{ line: 3, column: 18, messageIncludes: "line 5" }],
+    },
+    {
+      name: "reported in the recommended preset although not hot",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def build_and_train(dataset, model, device, epochs):
+            loader = DataLoader(dataset, batch_size=16)
+            for epoch in range(epochs):
+                for x, y in loader:
+                    x = x.to(device, non_blocking=True)
+      `,
+      errors: [{ line: 4, column: 14, hot: false, messageIncludes: "line 7" }],
+    },
+  ],
+});

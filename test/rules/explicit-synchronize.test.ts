@@ -1,0 +1,225 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("explicit-synchronize", {
+  valid: [
+    {
+      name: "benchmark: one synchronize after the loop",
+      code: py`
+        import torch
+        import time
+        def benchmark(model, loader):
+            t0 = time.perf_counter()
+            for x, y in loader:
+                model(x)
+            torch.cuda.synchronize()
+            return time.perf_counter() - t0
+      `,
+    },
+    {
+      name: "periodic synchronize",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, (x, y) in enumerate(loader):
+                model(x)
+                if step % 100 == 0:
+                    torch.cuda.synchronize()
+      `,
+    },
+    {
+      name: "module top level",
+      code: py`
+        import torch
+        torch.cuda.synchronize()
+      `,
+    },
+    {
+      name: "a threading barrier",
+      code: py`
+        import torch
+        import threading
+        def train(loader, model, lock: threading.Barrier):
+            for x, y in loader:
+                lock.wait()
+      `,
+    },
+    {
+      name: "an unrelated `.synchronize()` method",
+      code: py`
+        import torch
+        def train(loader, model, replicator):
+            for x, y in loader:
+                model(x)
+                replicator.synchronize()
+      `,
+    },
+    {
+      name: "wait_stream orders on the device",
+      code: py`
+        import torch
+        def train(loader, model):
+            side = torch.cuda.Stream()
+            for x, y in loader:
+                torch.cuda.current_stream().wait_stream(side)
+      `,
+    },
+    {
+      name: "once per epoch",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            for epoch in range(epochs):
+                for x, y in loader:
+                    model(x).mean().backward()
+                    optimizer.step()
+                torch.cuda.synchronize()
+      `,
+    },
+    {
+      name: "warm-up function called once",
+      code: py`
+        import torch
+        def warmup(model, x):
+            model(x)
+            torch.cuda.synchronize()
+      `,
+    },
+    {
+      name: "an event's query() does not block",
+      code: py`
+        import torch
+        def train(loader, model):
+            done = torch.cuda.Event()
+            for x, y in loader:
+                model(x)
+                done.record()
+                ready = done.query()
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "torch.cuda.synchronize() in the step loop",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, y in loader:
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                torch.cuda.synchronize()
+      `,
+      errors: [{ line: 7, column: 9, endColumn: 33, messageIncludes: ["`torch.cuda.synchronize()`", "every stream on the device", "step loop of `train()` (line 3)"] }],
+    },
+    {
+      name: "stream.synchronize()",
+      code: py`
+        import torch
+        def train(loader, model):
+            side = torch.cuda.Stream()
+            for x, y in loader:
+                with torch.cuda.stream(side):
+                    out = model(x)
+                side.synchronize()
+      `,
+      errors: [{ line: 7, column: 14, endColumn: 27, messageIncludes: "work queued on the stream" }],
+    },
+    {
+      name: "event.synchronize()",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                done = torch.cuda.Event()
+                out = model(x)
+                done.record()
+                done.synchronize()
+      `,
+      errors: [{ line: 7, column: 14, messageIncludes: "work recorded before the event" }],
+    },
+    {
+      name: "timing events by name",
+      code: py`
+        import torch
+        def train(loader, model):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            for x, y in loader:
+                start.record()
+                out = model(x)
+                end.record()
+                end.synchronize()
+      `,
+      errors: [{ line: 9, column: 13 }],
+    },
+    {
+      name: "imported synchronize",
+      code: py`
+        import torch
+        from torch.cuda import synchronize
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                synchronize()
+      `,
+      errors: [{ line: 6, column: 9 }],
+    },
+    {
+      name: "synchronize in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                torch.cuda.synchronize()
+                return x
+      `,
+      errors: [{ line: 5, column: 9, messageIncludes: ["in `Net.forward()`", "on every forward pass"] }],
+    },
+    {
+      name: "current_stream().synchronize()",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                torch.cuda.current_stream().synchronize()
+      `,
+      errors: [{ line: 5, column: 37 }],
+    },
+    {
+      name: "torch.xpu.synchronize()",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                torch.xpu.synchronize()
+      `,
+      errors: [{ line: 5, column: 9 }],
+    },
+    {
+      name: "synchronize with a device argument",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                torch.cuda.synchronize(0)
+      `,
+      errors: [{ line: 5, column: 9 }],
+    },
+    {
+      name: "strict preset reports the warm-up synchronize",
+      preset: "strict",
+      code: py`
+        import torch
+        def warmup(model, x):
+            model(x)
+            torch.cuda.synchronize()
+      `,
+      errors: [{ line: 4, column: 5, hot: false, messageIncludes: "in `warmup()`" }],
+    },
+  ],
+});

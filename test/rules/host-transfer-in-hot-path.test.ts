@@ -1,0 +1,237 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("host-transfer-in-hot-path", {
+  valid: [
+    {
+      name: "`.to(\"cpu\", non_blocking=True)` does not wait",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                out = model(batch)
+                host = out.to("cpu", non_blocking=True)
+      `,
+    },
+    {
+      name: "collect on the device, copy once after the loop",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            preds = []
+            for x, y in loader:
+                preds.append(model(x).argmax(1))
+            return torch.cat(preds).cpu().numpy()
+      `,
+    },
+    {
+      name: "periodic snapshot",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, batch in enumerate(loader):
+                out = model(batch)
+                if step % 100 == 0:
+                    snapshot = out.detach().cpu()
+      `,
+    },
+    {
+      name: "`.tolist()` of a host batch",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                labels = y.tolist()
+      `,
+    },
+    {
+      name: "np.array of a Python list",
+      code: py`
+        import torch
+        import numpy as np
+        def train(loader, model):
+            for x, y in loader:
+                w = np.array([1.0, 2.0])
+      `,
+    },
+    {
+      name: "`.numpy()` of a host batch",
+      code: py`
+        import torch
+        def train(loader):
+            for x, y in loader:
+                a = x.numpy()
+      `,
+    },
+    {
+      name: "moving a module to the CPU is not a tensor copy",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                model.cpu()
+      `,
+    },
+    {
+      name: "`.cpu()` of a batch that is already on the host",
+      code: py`
+        import torch
+        def train(loader):
+            for x, y in loader:
+                x = x.cpu()
+      `,
+    },
+    {
+      name: "`.tolist()` of a numpy array",
+      code: py`
+        import torch
+        import numpy as np
+        def train(loader):
+            for x, y in loader:
+                arr = np.zeros(3)
+                vals = arr.tolist()
+      `,
+    },
+    {
+      name: "once per epoch, after the step loop",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            for epoch in range(epochs):
+                for x, y in loader:
+                    loss = model(x).mean()
+                    loss.backward()
+                    optimizer.step()
+                weights = model.fc.weight.detach().cpu()
+      `,
+    },
+    {
+      name: "a function called once",
+      code: py`
+        import torch
+        def export(model, x):
+            return model(x).cpu()
+        def main(model, x):
+            export(model, x)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "`.cpu()` in an evaluation loop",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            preds = []
+            for x, y in loader:
+                out = model(x.cuda(non_blocking=True))
+                preds.append(out.argmax(1).cpu())
+      `,
+      errors: [{ line: 6, column: 36, endColumn: 41, messageIncludes: ["`out.argmax(1).cpu()`", "in the step loop of `evaluate()` (line 4)", "copies a GPU tensor to host memory"] }],
+    },
+    {
+      name: "`.tolist()` of model outputs",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            ids = []
+            for batch in loader:
+                logits = model(batch)
+                ids.extend(logits.argmax(-1).tolist())
+      `,
+      errors: [{ line: 6, column: 38, messageIncludes: ["to a Python list", "step loop of `evaluate()`"] }],
+    },
+    {
+      name: "`.to(\"cpu\")`",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                out = model(batch)
+                host = out.to("cpu")
+      `,
+      errors: [{ line: 5, column: 20, endColumn: 29 }],
+    },
+    {
+      name: "`.to(device=\"cpu\")`",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                out = model(batch)
+                host = out.to(device="cpu")
+      `,
+      errors: [{ line: 5, column: 20 }],
+    },
+    {
+      name: "np.array of a GPU tensor underlines the whole call",
+      code: py`
+        import torch
+        import numpy as np
+        def evaluate(model, loader):
+            for x, y in loader:
+                probs = model(x).softmax(-1)
+                arr = np.array(probs)
+      `,
+      errors: [{ line: 6, column: 15, endColumn: 30, messageIncludes: "`np.array(probs)`" }],
+    },
+    {
+      name: "np.asarray",
+      code: py`
+        import torch
+        import numpy as np
+        def evaluate(model, loader):
+            for x, y in loader:
+                out = model(x)
+                arr = np.asarray(out)
+      `,
+      errors: [{ line: 6, column: 15 }],
+    },
+    {
+      name: "`.numpy(force=True)`",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            for x, y in loader:
+                out = model(x)
+                arr = out.numpy(force=True)
+      `,
+      errors: [{ line: 5, column: 19 }],
+    },
+    {
+      name: "`.detach().cpu().numpy()` reports the copy once",
+      code: py`
+        import torch
+        def evaluate(model, loader):
+            for x, y in loader:
+                out = model(x)
+                arr = out.detach().cpu().numpy()
+      `,
+      errors: [{ line: 5, column: 28, endColumn: 33 }],
+    },
+    {
+      name: "`.cpu()` in forward states the assumption",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                stats = x.mean(0).cpu()
+                return x
+      `,
+      errors: [{ line: 5, column: 27, messageIncludes: ["in `Net.forward()`", "on every forward pass", "(if `x.mean(0)` is on a GPU)"] }],
+    },
+    {
+      name: "strict preset reports a cold copy",
+      preset: "strict",
+      code: py`
+        import torch
+        def export(model, x):
+            return model(x).cpu()
+        def main(model, x):
+            export(model, x)
+      `,
+      errors: [{ line: 3, column: 21, hot: false, messageIncludes: "in `export()`" }],
+    },
+  ],
+});

@@ -1,0 +1,319 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("implicit-host-read", {
+  valid: [
+    {
+      name: "torch.any kept as a tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                has_nan = torch.any(torch.isnan(out))
+                out = torch.where(has_nan, torch.zeros_like(out), out)
+      `,
+    },
+    {
+      name: "a Python bool parameter",
+      code: py`
+        import torch
+        def train(loader, model, use_amp: bool):
+            for x, y in loader:
+                if use_amp:
+                    out = model(x)
+      `,
+    },
+    {
+      name: "identity test against None",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                if out is not None:
+                    pass
+      `,
+    },
+    {
+      name: "shape metadata",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                if out.shape[0] > 1 and out.dim() == 2:
+                    pass
+      `,
+    },
+    {
+      name: "right side of `and` under a periodic left side",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                if step % 100 == 0 and loss > 10:
+                    print("big")
+      `,
+    },
+    {
+      name: "self.training",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                if self.training:
+                    x = x * 2
+                return x
+      `,
+    },
+    {
+      name: "float() of a Python value",
+      code: py`
+        import torch
+        def train(loader, model, lr):
+            for x, y in loader:
+                lr_f = float(lr)
+      `,
+    },
+    {
+      name: "requires_grad and dim() are host metadata",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                if x.requires_grad and x.dim() == 2:
+                    return x
+                return x
+      `,
+    },
+    {
+      name: "isinstance",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                if isinstance(batch, dict):
+                    batch = batch["x"]
+      `,
+    },
+    {
+      name: "a condition on a host batch",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                if y.sum() > 0:
+                    pass
+      `,
+    },
+    {
+      name: "max() of Python ints",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                n = max(x.shape[0], 1)
+      `,
+    },
+    {
+      name: "optional mask test",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Attn(nn.Module):
+            def forward(self, x, mask=None):
+                if mask is not None:
+                    x = x.masked_fill(mask, 0)
+                return x
+      `,
+    },
+    {
+      name: "once per epoch after the step loop",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            best = float("inf")
+            for epoch in range(epochs):
+                total = torch.zeros((), device="cuda")
+                for x, y in loader:
+                    loss = model(x).mean()
+                    loss.backward()
+                    optimizer.step()
+                    total += loss.detach()
+                if total < best:
+                    best = total
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "`if torch.isnan(loss).any():`",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, y in loader:
+                loss = model(x).mean()
+                if torch.isnan(loss).any():
+                    continue
+                loss.backward()
+      `,
+      errors: [{ line: 5, column: 12, endColumn: 35, messageIncludes: ["`if torch.isnan(loss).any()`", "as a Python bool", "step loop of `train()` (line 3)"] }],
+    },
+    {
+      name: "`if torch.any(t):`",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                if torch.any(out > 1e4):
+                    print("overflow")
+      `,
+      errors: [{ line: 5, column: 12, endColumn: 32 }],
+    },
+    {
+      name: "float(loss)",
+      code: py`
+        import torch
+        def train(loader, model):
+            total = 0.0
+            for x, y in loader:
+                loss = model(x).mean()
+                total += float(loss)
+      `,
+      errors: [{ line: 6, column: 18, messageIncludes: ["`float(loss)`", "converts a GPU tensor to a Python number"] }],
+    },
+    {
+      name: "int(out.argmax())",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                k = int(out.argmax())
+      `,
+      errors: [{ line: 5, column: 13 }],
+    },
+    {
+      name: "assert on a tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                assert torch.isfinite(out).all()
+      `,
+      errors: [{ line: 5, column: 16, messageIncludes: "`assert torch.isfinite(out).all()`" }],
+    },
+    {
+      name: "data-dependent while in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                while x.norm() > 1.0:
+                    x = x / 2
+                return x
+      `,
+      errors: [{ line: 5, column: 15, messageIncludes: ["`while x.norm() > 1.0`", "`Net.forward()`"] }],
+    },
+    {
+      name: "data-dependent if in forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                if x.abs().max() > 10:
+                    x = x / 10
+                return x
+      `,
+      errors: [{ line: 5, column: 12, messageIncludes: ["on every forward pass", "(if `x.abs().max() > 10` is on a GPU)"] }],
+    },
+    {
+      name: "max(best, loss)",
+      code: py`
+        import torch
+        def train(loader, model):
+            best = 0.0
+            for x, y in loader:
+                loss = model(x).mean()
+                best = max(best, loss)
+      `,
+      errors: [{ line: 6, column: 16, messageIncludes: "compares GPU tensors in Python" }],
+    },
+    {
+      name: "`and` outside a condition",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                ok = out.isfinite().all() and out.sum() > 0
+      `,
+      errors: [{ line: 5, column: 14, endColumn: 34 }],
+    },
+    {
+      name: "`not` outside a condition",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                bad = not torch.isfinite(out).all()
+      `,
+      errors: [{ line: 5, column: 19 }],
+    },
+    {
+      name: "conditional expression on a tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                scale = 0.5 if loss > 1.0 else 1.0
+      `,
+      errors: [{ line: 5, column: 24, messageIncludes: "`... if loss > 1.0 else ...`" }],
+    },
+    {
+      name: "range() bound from a tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                n = model(x).sum()
+                for _ in range(n):
+                    pass
+      `,
+      errors: [{ line: 5, column: 18, messageIncludes: "as a Python index" }],
+    },
+    {
+      name: "slice bound from a tensor reduction",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                lengths = out.sum(1)
+                head = out[:lengths.max()]
+      `,
+      errors: [{ line: 6, column: 16 }],
+    },
+    {
+      name: "strict preset reports a cold condition",
+      preset: "strict",
+      code: py`
+        import torch
+        def check(model, x):
+            if model(x).isnan().any():
+                raise ValueError("nan")
+      `,
+      errors: [{ line: 3, column: 8, hot: false }],
+    },
+  ],
+});

@@ -1,0 +1,521 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("item-in-hot-path", {
+  valid: [
+    {
+      name: "CPU tensor built without device= is not a GPU read",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, y in loader:
+                counts = torch.zeros(3)
+                n = counts.sum().item()
+      `,
+    },
+    {
+      name: "the result of .cpu() is on the host",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x)
+                v = loss.detach().cpu().item()
+      `,
+    },
+    {
+      name: "numpy look-alikes: np.float64(...).item() and array reductions",
+      code: py`
+        import torch
+        import numpy as np
+        def train(loader, model):
+            for x, y in loader:
+                a = np.float64(3.0).item()
+                arr = np.zeros(4)
+                b = arr.sum().item()
+      `,
+    },
+    {
+      name: "periodic guard `if step % 100 == 0:`",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                if step % 100 == 0:
+                    print(loss.item())
+      `,
+    },
+    {
+      name: "periodic guard `if (i + 1) % log_every == 0:`",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, log_every):
+            for i, batch in enumerate(loader):
+                loss = model(batch).mean()
+                loss.backward()
+                optimizer.step()
+                if (i + 1) % log_every == 0:
+                    print(loss.item())
+      `,
+    },
+    {
+      name: "periodic guard on the right of `and`",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, rank):
+            for it, batch in enumerate(loader):
+                loss = model(batch).mean()
+                loss.backward()
+                if rank == 0 and it % 50 == 0:
+                    print(loss.item())
+      `,
+    },
+    {
+      name: "last-batch guard `if i == len(loader) - 1:`",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for i, batch in enumerate(loader):
+                loss = model(batch).mean()
+                loss.backward()
+                if i == len(loader) - 1:
+                    last = loss.item()
+      `,
+    },
+    {
+      name: "`if not step % 10:` is periodic",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if not step % 10:
+                    print(loss.item())
+      `,
+    },
+    {
+      name: "`if step % 10 != 0: continue` makes the rest of the body periodic",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                loss.backward()
+                optimizer.step()
+                if step % 10 != 0:
+                    continue
+                print(loss.item())
+      `,
+    },
+    {
+      name: "periodic conditional expression",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                shown = loss.item() if step % 10 == 0 else None
+      `,
+    },
+    {
+      name: "code after the step loop in an epoch loop runs once per epoch",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            for epoch in range(epochs):
+                total = torch.zeros((), device="cuda")
+                for x, y in loader:
+                    loss = model(x).mean()
+                    loss.backward()
+                    optimizer.step()
+                    total += loss.detach()
+                print(total.item())
+      `,
+    },
+    {
+      name: "an outer loop that only wraps a data loop is an epoch loop whatever its name",
+      code: py`
+        import torch
+        def main(model, loader, optimizer):
+            for e in range(10):
+                total = torch.zeros((), device="cuda")
+                for x, y in loader:
+                    loss = model(x).mean()
+                    loss.backward()
+                    optimizer.step()
+                    total += loss.detach()
+                print(total.item())
+      `,
+    },
+    {
+      name: "epoch loop calling a same-file function that holds the step loop",
+      code: py`
+        import torch
+        def train_one_epoch(model, loader, optimizer):
+            total = torch.zeros((), device="cuda")
+            for x, y in loader:
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                total += loss.detach()
+            return total
+        def main(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                total = train_one_epoch(model, loader, optimizer)
+                print(total.item())
+      `,
+    },
+    {
+      name: "helper called once (not from a hot path)",
+      code: py`
+        import torch
+        def summarize(t):
+            return t.mean().item()
+        def main(model, a, b):
+            print(summarize(model(a)))
+            print(summarize(model(b)))
+      `,
+    },
+    {
+      name: "helper called only under a periodic guard",
+      code: py`
+        import torch
+        def log_metrics(loss):
+            print(loss.item())
+        def train(loader, model, optimizer):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                loss.backward()
+                if step % 100 == 0:
+                    log_metrics(loss)
+      `,
+    },
+    {
+      name: "module top level is cold in the recommended preset",
+      code: py`
+        import torch
+        x = torch.randn(3, device="cuda")
+        print(x.sum().item())
+      `,
+    },
+    {
+      name: "files that do not import torch make no GPU assumption",
+      code: py`
+        def train(loader):
+            for batch in loader:
+                v = batch.item()
+      `,
+    },
+    {
+      name: "`.to(device)` with a CPU device variable",
+      code: py`
+        import torch
+        device = torch.device("cpu")
+        def train(loader, model):
+            for x, y in loader:
+                x = x.to(device)
+                v = x.sum().item()
+      `,
+    },
+    {
+      name: "Lightning global_step guard inside training_step",
+      code: py`
+        import torch
+        import pytorch_lightning as pl
+        class Lit(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                loss = self.model(batch).mean()
+                if self.global_step % 100 == 0:
+                    print(loss.item())
+                return loss
+      `,
+    },
+    {
+      name: "batches straight from the loader are host tensors",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                first_label = y[0].item()
+      `,
+    },
+    {
+      name: "`.item()` with an argument is not Tensor.item",
+      code: py`
+        import torch
+        def train(loader, model, table):
+            for x, y in loader:
+                entry = table.item(3)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "plain step loop over a loader",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, y in loader:
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                total = loss.item()
+      `,
+      errors: [{ line: 7, column: 22, endColumn: 28, hot: true, messageIncludes: ["`loss.item()`", "in the step loop of `train()` (line 3)", "every step"], messageExcludes: "(if `" }],
+    },
+    {
+      name: "enumerate(loader) with a running sum",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            running = 0.0
+            for step, (x, y) in enumerate(loader):
+                loss = model(x.cuda()).mean()
+                loss.backward()
+                running += loss.item()
+      `,
+      errors: [{ line: 7, column: 25, messageIncludes: "step loop of `train()` (line 4)" }],
+    },
+    {
+      name: "tqdm(loader)",
+      code: py`
+        import torch
+        from tqdm import tqdm
+        def train(train_loader, model, optimizer):
+            for batch in tqdm(train_loader):
+                loss = model(batch).mean()
+                loss.backward()
+                optimizer.step()
+                v = loss.item()
+      `,
+      errors: [{ line: 8, column: 18, messageIncludes: "step loop of `train()` (line 4)" }],
+    },
+    {
+      name: "while True loop with optimizer.step()",
+      code: py`
+        import torch
+        def train(model, optimizer, get_batch):
+            while True:
+                x = get_batch()
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                print(loss.item())
+      `,
+      errors: [{ line: 8, column: 20, messageIncludes: "step loop of `train()` (line 3)" }],
+    },
+    {
+      name: "while step < max_steps with next(data_iter)",
+      code: py`
+        import torch
+        def train(model, data_iter, optimizer, max_steps):
+            step = 0
+            while step < max_steps:
+                batch = next(data_iter)
+                loss = model(batch).mean()
+                lv = loss.item()
+                step += 1
+      `,
+      errors: [{ line: 7, column: 19, messageIncludes: "step loop of `train()` (line 4)" }],
+    },
+    {
+      name: "for i in range(num_steps)",
+      code: py`
+        import torch
+        def train(model, optimizer, num_steps, get_batch):
+            for i in range(num_steps):
+                loss = model(get_batch()).mean()
+                lv = loss.item()
+      `,
+      errors: [{ line: 5, column: 19, messageIncludes: "step loop of `train()` (line 3)" }],
+    },
+    {
+      name: "forward of an nn.Module",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                scale = x.abs().max().item()
+                return x / scale
+      `,
+      errors: [{ line: 5, column: 31, messageIncludes: ["in `Net.forward()`", "on every forward pass", "(if `x.abs().max()` is on a GPU)"] }],
+    },
+    {
+      name: "Lightning training_step",
+      code: py`
+        import torch
+        import pytorch_lightning as pl
+        class Lit(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                loss = self.compute(batch)
+                self.log("loss", loss.item())
+                return loss
+      `,
+      errors: [{ line: 6, column: 31, messageIncludes: ["in `Lit.training_step()`", "every step", "(if `loss` is a CUDA tensor)"] }],
+    },
+    {
+      name: "same-file helper called from a step loop",
+      code: py`
+        import torch
+        def log_loss(loss):
+            return loss.item()
+        def train(loader, model, optimizer, device):
+            for x, y in loader:
+                loss = model(x.to(device, non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                log_loss(loss)
+      `,
+      errors: [{ line: 3, column: 17, messageIncludes: ["in `log_loss()`, called in the step loop of `train()`", "every step", "(if `loss` is a CUDA tensor)"] }],
+    },
+    {
+      name: "method helper called from forward",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def check(self, h):
+                return h.max().item()
+            def forward(self, x):
+                h = self.fc(x)
+                self.check(h)
+                return h
+      `,
+      errors: [{ line: 5, column: 24, messageIncludes: ["in `Net.check()`, called in `Net.forward()`", "on every forward pass"] }],
+    },
+    {
+      name: "step loop nested in an epoch loop",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            for epoch in range(epochs):
+                for x, y in loader:
+                    loss = model(x).mean()
+                    loss.backward()
+                    optimizer.step()
+                    print(loss.item())
+      `,
+      errors: [{ line: 8, column: 24, messageIncludes: "step loop of `train()` (line 4)" }],
+    },
+    {
+      name: "the else branch of a periodic guard runs on most steps",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if step % 100 == 0:
+                    pass
+                else:
+                    v = loss.item()
+      `,
+      errors: [{ line: 8, column: 22 }],
+    },
+    {
+      name: "validation loop accumulating correct predictions",
+      code: py`
+        import torch
+        @torch.no_grad()
+        def evaluate(model, val_loader):
+            correct = 0
+            for images, labels in val_loader:
+                preds = model(images.cuda(non_blocking=True)).argmax(1)
+                correct += (preds == labels.cuda(non_blocking=True)).sum().item()
+            return correct
+      `,
+      errors: [{ line: 7, column: 68, messageIncludes: "step loop of `evaluate()` (line 5)" }],
+    },
+    {
+      name: "comprehension inside a step loop runs several times per step",
+      code: py`
+        import torch
+        def train(loader, model):
+            for batch in loader:
+                outs = model(batch)
+                vals = [o.item() for o in outs]
+      `,
+      errors: [{ line: 5, column: 19, messageIncludes: ["in the loop at line 5, inside the step loop of `train()` (line 3)", "several times per step"] }],
+    },
+    {
+      name: "Hugging Face style outputs.loss",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for batch in loader:
+                outputs = model(**batch)
+                outputs.loss.backward()
+                optimizer.step()
+                lv = outputs.loss.item()
+      `,
+      errors: [{ line: 7, column: 27 }],
+    },
+    {
+      name: "torch.set_default_device makes factory tensors possibly GPU",
+      code: py`
+        import torch
+        torch.set_default_device("cuda")
+        def train(loader, model):
+            for batch in loader:
+                acc = torch.zeros(1)
+                acc.item()
+      `,
+      errors: [{ line: 6, column: 13, messageIncludes: "(if `acc` is on a GPU)" }],
+    },
+    {
+      name: "extra-step-functions makes a custom per-step function hot",
+      code: py`
+        import torch
+        def run_batch(model, batch):
+            loss = model(batch).mean()
+            return loss.item()
+      `,
+      options: { extraStepFunctions: ["run_batch"] },
+      errors: [{ line: 4, column: 17, messageIncludes: "in `run_batch()`" }],
+    },
+    {
+      name: "strict preset reports a top-level read as cold",
+      preset: "strict",
+      code: py`
+        import torch
+        x = torch.randn(3, device="cuda")
+        print(x.sum().item())
+      `,
+      errors: [{ line: 3, column: 15, hot: false, messageIncludes: "at the module's top level" }],
+    },
+    {
+      name: "strict preset reports periodic and once-per-epoch reads",
+      preset: "strict",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, epochs):
+            for epoch in range(epochs):
+                for step, (x, y) in enumerate(loader):
+                    loss = model(x).mean()
+                    loss.backward()
+                    if step % 100 == 0:
+                        print(loss.item())
+                print(loss.item())
+      `,
+      errors: [
+        { line: 8, column: 28, hot: false, messageIncludes: "in `train()`" },
+        { line: 9, column: 20, hot: false },
+      ],
+    },
+    {
+      name: "strict preset reports a helper called once",
+      preset: "strict",
+      code: py`
+        import torch
+        def summarize(t):
+            return t.mean().item()
+        def main(model, x):
+            print(summarize(model(x)))
+      `,
+      errors: [{ line: 3, column: 21, hot: false, messageIncludes: "in `summarize()`" }],
+    },
+  ],
+});

@@ -1,0 +1,275 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("tensor-formatting", {
+  valid: [
+    {
+      name: "f-string under a periodic guard",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                if step % 100 == 0:
+                    print(f"loss {loss:.4f}")
+      `,
+    },
+    {
+      name: "Python numbers in an f-string",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, (x, y) in enumerate(loader):
+                print(f"step {step} of {len(loader)}")
+      `,
+    },
+    {
+      name: "shape and dtype are host metadata",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                print(f"shape {out.shape} dtype {out.dtype}")
+      `,
+    },
+    {
+      name: "print after the loop",
+      code: py`
+        import torch
+        def train(loader, model):
+            total = torch.zeros((), device="cuda")
+            for x, y in loader:
+                total += model(x).mean().detach()
+            print(f"total {total}")
+      `,
+    },
+    {
+      name: "printing a host batch",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                print(y)
+      `,
+    },
+    {
+      name: "an already-read Python float (the .item() is another rule's finding)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                print(f"{loss.item():.3f}")
+      `,
+    },
+    {
+      name: "logger with a float",
+      code: py`
+        import torch
+        import logging
+        log = logging.getLogger(__name__)
+        def train(loader, model, lr: float):
+            for x, y in loader:
+                log.info("lr %f", lr)
+      `,
+    },
+    {
+      name: "add_scalar of a float",
+      code: py`
+        import torch
+        def train(loader, model, writer, lr: float):
+            for step, (x, y) in enumerate(loader):
+                writer.add_scalar("lr", lr, step)
+      `,
+    },
+    {
+      name: "printing a CPU tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                counts = torch.zeros(10)
+                print(counts)
+      `,
+    },
+    {
+      name: "`%` formatting of Python values",
+      code: py`
+        import torch
+        def train(loader, model, epoch: int):
+            for step, (x, y) in enumerate(loader):
+                msg = "epoch %d step %d" % (epoch, step)
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "print(loss)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                print(loss)
+      `,
+      errors: [{ line: 5, column: 15, endColumn: 19, messageIncludes: ["`loss`", "formats a GPU tensor as text", "step loop of `train()` (line 3)"] }],
+    },
+    {
+      name: "f-string interpolation with a format spec",
+      code: py`
+        import torch
+        def train(loader, model):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                print(f"step {step}: loss={loss:.4f}")
+      `,
+      errors: [{ line: 5, column: 35, endColumn: 45, messageIncludes: "`{loss:.4f}`" }],
+    },
+    {
+      name: "f-string self-documenting `=`",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                print(f"{loss=}")
+      `,
+      errors: [{ line: 5, column: 17 }],
+    },
+    {
+      name: "`%` formatting",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                msg = "loss %.3f" % loss
+      `,
+      errors: [{ line: 5, column: 29 }],
+    },
+    {
+      name: "str.format",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                msg = "loss {}".format(loss)
+      `,
+      errors: [{ line: 5, column: 32 }],
+    },
+    {
+      name: "logger.info with a tensor argument",
+      code: py`
+        import torch
+        import logging
+        logger = logging.getLogger(__name__)
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                logger.info("loss %s", loss)
+      `,
+      errors: [{ line: 7, column: 32 }],
+    },
+    {
+      name: "logging.info with an f-string",
+      code: py`
+        import torch
+        import logging
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                logging.info(f"loss {loss}")
+      `,
+      errors: [{ line: 6, column: 29 }],
+    },
+    {
+      name: "tqdm set_postfix",
+      code: py`
+        import torch
+        from tqdm import tqdm
+        def train(loader, model):
+            pbar = tqdm(loader)
+            for x, y in pbar:
+                loss = model(x).mean()
+                pbar.set_postfix(loss=loss)
+      `,
+      errors: [{ line: 7, column: 31, messageIncludes: "step loop of `train()` (line 5)" }],
+    },
+    {
+      name: "TensorBoard add_scalar",
+      code: py`
+        import torch
+        def train(loader, model, writer):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                writer.add_scalar("train/loss", loss, step)
+      `,
+      errors: [{ line: 5, column: 41, messageIncludes: "`add_scalar` converts it with `.cpu().numpy()`" }],
+    },
+    {
+      name: "TensorBoard add_scalars with a dict",
+      code: py`
+        import torch
+        def train(loader, model, writer):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x).mean()
+                writer.add_scalars("losses", {"train": loss}, step)
+      `,
+      errors: [{ line: 5, column: 48 }],
+    },
+    {
+      name: "str(tensor)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                loss = model(x).mean()
+                s = str(loss)
+      `,
+      errors: [{ line: 5, column: 17 }],
+    },
+    {
+      name: "print in forward of a module output",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+            def forward(self, x):
+                h = self.fc(x)
+                print("h", h)
+                return h
+      `,
+      errors: [{ line: 9, column: 20, messageIncludes: "in `Net.forward()`", messageExcludes: "(if `" }],
+    },
+    {
+      name: "print of a forward input states the assumption",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                print(x)
+                return x
+      `,
+      errors: [{ line: 5, column: 15, messageIncludes: "(if `x` is on a GPU)" }],
+    },
+    {
+      name: "strict preset reports a print after the loop",
+      preset: "strict",
+      code: py`
+        import torch
+        def train(loader, model):
+            total = torch.zeros((), device="cuda")
+            for x, y in loader:
+                total += model(x).mean().detach()
+            print(f"total {total}")
+      `,
+      errors: [{ line: 6, column: 19, hot: false }],
+    },
+  ],
+});

@@ -1,0 +1,85 @@
+/** A small LSP client over stdio for protocol-level tests of the real server process. */
+import * as path from "path";
+import { ChildProcess, spawn } from "child_process";
+import { MessageConnection, StreamMessageReader, StreamMessageWriter, createMessageConnection } from "vscode-jsonrpc/node";
+
+export const SERVER = path.join(__dirname, "..", "..", "..", "server", "bin", "synclint-server.js");
+
+export interface PublishedDiagnostics {
+  uri: string;
+  version?: number;
+  diagnostics: any[];
+}
+
+export class TestClient {
+  readonly child: ChildProcess;
+  readonly connection: MessageConnection;
+  readonly published: PublishedDiagnostics[] = [];
+  readonly logs: string[] = [];
+  settings: unknown = {};
+  exitCode: Promise<number | null>;
+  private waiters: Array<() => void> = [];
+
+  constructor() {
+    this.child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr!.on("data", (chunk) => this.logs.push(String(chunk)));
+    this.exitCode = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.connection.onNotification("textDocument/publishDiagnostics", (params: PublishedDiagnostics) => {
+      this.published.push(params);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.connection.onNotification("window/logMessage", (params: { message: string }) => this.logs.push(params.message));
+    this.connection.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => this.settings));
+    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onRequest("window/showDocument", () => ({ success: true }));
+    this.connection.onRequest("workspace/diagnostic/refresh", () => null);
+    this.connection.listen();
+  }
+
+  async initialize(capabilities: Record<string, unknown> = {}, rootUri: string | null = null): Promise<any> {
+    const result = await this.connection.sendRequest("initialize", { processId: process.pid, rootUri, capabilities });
+    await this.connection.sendNotification("initialized", {});
+    return result;
+  }
+
+  open(uri: string, text: string, version = 1): Promise<void> {
+    return this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version, text } });
+  }
+
+  change(uri: string, version: number, contentChanges: unknown[]): Promise<void> {
+    return this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges });
+  }
+
+  request<T = any>(method: string, params: unknown): Promise<T> {
+    return this.connection.sendRequest(method, params) as Promise<T>;
+  }
+
+  /** Waits for diagnostics of `uri` at `version` (or any version) published after `since` messages. */
+  async diagnostics(uri: string, version?: number, since = 0, timeoutMs = 10000): Promise<PublishedDiagnostics> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.published.slice(since).reverse().find((p) => p.uri === uri && (version === undefined || p.version === version));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri} v${version}; server log:\n${this.logs.join("")}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async shutdown(): Promise<number | null> {
+    await this.connection.sendRequest("shutdown");
+    await this.connection.sendNotification("exit");
+    return this.exitCode;
+  }
+
+  kill(): void {
+    this.connection.dispose();
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+  }
+}
