@@ -161,7 +161,6 @@ export interface CommandLineOverrides {
 /** Applies defaults, a user configuration and command-line overrides. */
 export function resolveConfig(user: UserConfig, root: string, overrides: CommandLineOverrides = {}, file?: string): ResolvedConfig {
   const selected = new Set(overrides.select ?? user.select ?? rules.map((r) => r.meta.name));
-  // sync-in-compiled-region re-labels other rules' findings; selecting a rule selects its compiled form too.
   for (const name of [...(user.ignore ?? []), ...(overrides.ignore ?? [])]) selected.delete(name);
   const severities = new Map<string, Severity>();
   for (const rule of rules) {

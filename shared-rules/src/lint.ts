@@ -99,8 +99,10 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
 
   const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions });
   const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
-  const enabled = (options.rules ?? allRules).filter((rule) => config.severities.has(rule.meta.name) || options.rules);
   const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
+  // sync-in-compiled-region has no detector of its own: when it is selected, the sync rules run too, and
+  // their findings count only where they are re-labelled (inside compiled regions).
+  const enabled = (options.rules ?? allRules).filter((rule) => options.rules || config.severities.has(rule.meta.name) || (compiledSeverity && rule.meta.hotPathOnly));
   const strict = config.preset === "strict";
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
@@ -140,7 +142,7 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
       const hazard = nodeText.length > 50 ? `${nodeText.slice(0, 49)}…` : nodeText;
       message = fill(syncInCompiledRegion.meta.messages[site.compiled === "cuda-graph" ? "graph" : "compiled"], { hazard, rule: rule.meta.name }, site);
     }
-    const severity = reporting === syncInCompiledRegion ? compiledSeverity : config.severities.get(reporting.meta.name) ?? reporting.meta.defaultSeverity;
+    const severity = reporting === syncInCompiledRegion ? compiledSeverity : options.rules ? reporting.meta.defaultSeverity : config.severities.get(reporting.meta.name);
     if (!severity) return;
     if (ignoredForFile.has(reporting.meta.name) || ignoredForFile.has(rule.meta.name)) return;
     const location = locate(range.start, range.end);

@@ -49,9 +49,14 @@ function readyParser(): Parser {
   return parser;
 }
 
-/** Parses Python source synchronously; pass the previous tree (already `edit`ed) to re-parse incrementally. */
+/**
+ * Parses Python source synchronously; pass the previous tree (already `edit`ed) to re-parse incrementally.
+ * Python accepts a lone `\r` as a line break and the grammar does not, so it parses a copy where each lone
+ * `\r` is `\n`: the same length, so every offset still points into the caller's text.
+ */
 export function parsePython(text: string, previousTree?: Tree): Tree {
-  const tree = readyParser().parse(text, previousTree ?? null);
+  const source = text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
+  const tree = readyParser().parse(source, previousTree ?? null);
   if (!tree) throw new Error("synclint: tree-sitter returned no tree");
   return tree;
 }

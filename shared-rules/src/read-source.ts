@@ -32,9 +32,11 @@ export function decodeSource(bytes: Uint8Array): SourceFile {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
   const body = bytes.subarray(start);
   const declared = start === 0 ? declaredEncoding(body) : undefined;
-  if (declared && !/^utf-?8$/i.test(declared)) {
+  if (declared && !/^utf[-_]?8(-sig)?$/i.test(declared)) {
+    // Python's latin-1 is ISO-8859-1 proper; the WHATWG decoder would read it as windows-1252.
+    if (/^(latin[-_]?1|iso[-_]?8859[-_]?1|l1|cp819)$/i.test(declared)) return { ok: true, text: Buffer.from(body).toString("latin1") };
     try {
-      return { ok: true, text: new TextDecoder(declared, { fatal: true }).decode(body) };
+      return { ok: true, text: new TextDecoder(declared.replace(/_/g, "-"), { fatal: true }).decode(body) };
     } catch {
       // Unknown label or undecodable bytes: fall through to UTF-8 and its located error.
     }

@@ -45,6 +45,8 @@ interface MutableNode {
   tokens: string[];
 }
 
+const ERROR_TYPE_ID = 0xffff;
+
 let typeNames: string[] | undefined;
 let typeIsNamed: boolean[] | undefined;
 let fieldNames: (string | null)[] | undefined;
@@ -74,7 +76,7 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
   const comments: SyntaxNode[] = [];
   const problems: ParseProblem[] = [];
   const root: MutableNode = {
-    type: names[cursor.nodeTypeId],
+    type: cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : names[cursor.nodeTypeId],
     start: cursor.startIndex,
     end: cursor.endIndex,
     field: null,
@@ -89,10 +91,12 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
         const typeId = cursor.nodeTypeId;
         const parent = stack[stack.length - 1];
         let node: MutableNode | null = null;
-        const type = names[typeId];
+        // ERROR nodes carry tree-sitter's reserved symbol id, outside the language's type table.
+        const isError = typeId === ERROR_TYPE_ID;
+        const type = isError ? "ERROR" : names[typeId];
         if (mayHaveMissing && cursor.nodeIsMissing) {
           problems.push({ offset: cursor.startIndex, kind: type });
-        } else if (named[typeId]) {
+        } else if (isError || named[typeId]) {
           node = {
             type,
             start: cursor.startIndex,

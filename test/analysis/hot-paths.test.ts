@@ -129,7 +129,7 @@ describe("FileAnalysis", () => {
       `);
       const hot = contextAt(a, "t.sum()");
       assert.strictEqual(hot.hot, true);
-      assert.ok(hot.where.startsWith("in `accumulate()`, called in the step loop of `train()` (line 7)"), hot.where);
+      assert.ok(hot.where.startsWith("in `accumulate()`, called at line 8 in the step loop of `train()` (line 7)"), hot.where);
       assert.match(hot.reason, /is called from a hot path/);
       const cold = contextAt(a, "t.mean()");
       assert.strictEqual(cold.hot, false);

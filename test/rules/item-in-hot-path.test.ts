@@ -370,7 +370,7 @@ ruleTester.run("item-in-hot-path", {
                 optimizer.step()
                 log_loss(loss)
       `,
-      errors: [{ line: 3, column: 17, messageIncludes: ["in `log_loss()`, called in the step loop of `train()`", "every step", "(if `loss` is a CUDA tensor)"] }],
+      errors: [{ line: 3, column: 17, messageIncludes: ["in `log_loss()`, called at line 9 in the step loop of `train()`", "every step", "(if `loss` is a CUDA tensor)"] }],
     },
     {
       name: "method helper called from forward",
@@ -385,7 +385,7 @@ ruleTester.run("item-in-hot-path", {
                 self.check(h)
                 return h
       `,
-      errors: [{ line: 5, column: 24, messageIncludes: ["in `Net.check()`, called in `Net.forward()`", "on every forward pass"] }],
+      errors: [{ line: 5, column: 24, messageIncludes: ["in `Net.check()`, called at line 8 in `Net.forward()`", "on every forward pass"] }],
     },
     {
       name: "step loop nested in an epoch loop",

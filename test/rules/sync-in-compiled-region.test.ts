@@ -188,7 +188,7 @@ ruleTester.run("sync-in-compiled-region", {
         def fwd(x):
             return x * helper(x)
       `,
-      errors: [{ line: 3, column: 20, detectedBy: "item-in-hot-path", messageIncludes: "called in the compiled function `fwd()`" }],
+      errors: [{ line: 3, column: 20, detectedBy: "item-in-hot-path", messageIncludes: "called at line 6 in the compiled function `fwd()`" }],
     },
     {
       name: "@torch.jit.script",

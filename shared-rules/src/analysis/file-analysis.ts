@@ -22,23 +22,24 @@ export class FileAnalysis {
   /** The file mentions a device or an accelerator (`.to(`, `cuda`, `device`, ...). */
   readonly mentionsDevice: boolean;
   private readonly contexts = new Map<SyntaxNode, SiteContext>();
+  private readonly extraStepFunctions: ReadonlySet<string>;
 
   constructor(readonly tree: SyntaxTree, readonly source: SourceText, options: AnalysisOptions = {}) {
     const text = source.text;
+    this.extraStepFunctions = new Set(options.extraStepFunctions ?? []);
     this.scopes = collectScopes(tree.root, text);
     this.classes = collectClasses(tree.root, text);
     this.importsTorch = /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text);
     this.mentionsDevice = /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text);
     const defaultDeviceChanged = /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text);
-    const functionsByName = new Map<string, SyntaxNode>();
-    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged }, functionsByName);
+    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged });
     this.hotPaths = new HotPaths({
       text,
       root: tree.root,
       scopes: this.scopes,
       evidence: this.evidence,
       lineOf: (offset) => source.position(offset).line,
-      extraStepFunctions: new Set(options.extraStepFunctions ?? []),
+      extraStepFunctions: this.extraStepFunctions,
     });
   }
 
@@ -69,7 +70,7 @@ export class FileAnalysis {
     for (let current = node.parent; current; current = current.parent) {
       if (current.type === "function_definition") {
         const name = childByField(current, "name");
-        if (name && /(^|_)step$/.test(this.text(name))) return true;
+        if (name && (/(^|_)step$/.test(this.text(name)) || this.extraStepFunctions.has(this.text(name)))) return true;
       }
       if (current.type === "class_definition") return this.classes.get(current)?.isModule ?? false;
     }

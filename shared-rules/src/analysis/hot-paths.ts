@@ -205,7 +205,7 @@ export class HotPaths {
       if (caller.hot) {
         return {
           hot: true,
-          where: `in ${label}, called ${caller.where} (line ${this.line(call)})`,
+          where: `in ${label}, called at line ${this.line(call)} ${caller.where}`,
           frequency: caller.frequency,
           reason: `${label} is called from a hot path: ${caller.reason}`,
           compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
@@ -329,8 +329,9 @@ export class HotPaths {
     if (cached) return cached;
     let kind: LoopKind;
     if (this.iteratesData(loop)) kind = "step";
-    else if ((this.isEpochLoop(loop) || this.containsDataLoop(loop)) && !this.doesStepWork(loop, true)) kind = "epoch";
-    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false)) kind = "step";
+    // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
+    else if ((this.isEpochLoop(loop) || this.containsDataLoop(loop)) && !this.doesStepWork(loop, true, false)) kind = "epoch";
+    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true)) kind = "step";
     else kind = "other";
     this.loopKinds.set(loop, kind);
     return kind;
@@ -345,7 +346,7 @@ export class HotPaths {
   private iteratesData(loop: SyntaxNode): boolean {
     if (loop.type === "for_statement") {
       const iterable = childByField(loop, "right");
-      return !!iterable && this.env.evidence.elementOf(iterable, []).kind === "batch";
+      return !!iterable && this.yieldsBatches(iterable, 0);
     }
     if (loop.type === "while_statement") {
       return this.someDirectNode(loop, (node) => {
@@ -360,6 +361,20 @@ export class HotPaths {
       }, true);
     }
     return false;
+  }
+
+  /** `loader`, `enumerate(loader)`, `tqdm(loader)`, `zip(loader, other)`: an iterable of batches. */
+  private yieldsBatches(iterable: SyntaxNode, depth: number): boolean {
+    const node = unparenthesized(iterable);
+    if (depth < 4 && node.type === "call") {
+      const callee = childByField(node, "function");
+      const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+      const args = positionalArguments(node);
+      if (name === "zip") return args.some((arg) => this.yieldsBatches(arg, depth + 1));
+      if (name && /^(enumerate|iter|tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|trange|islice|itertools\.islice|progress_bar|track|cycle|itertools\.cycle)$/.test(name) && args[0])
+        return this.yieldsBatches(args[0], depth + 1);
+    }
+    return this.env.evidence.elementOf(node, []).kind === "batch";
   }
 
   private iteratesStepRange(loop: SyntaxNode): boolean {
@@ -414,13 +429,13 @@ export class HotPaths {
     if (cached !== undefined) return cached;
     this.functionHasStepLoop.set(fn, false);
     const body = childByField(fn, "body");
-    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.doesStepWork(node, false)));
+    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.doesStepWork(node, false, true)));
     this.functionHasStepLoop.set(fn, result);
     return result;
   }
 
-  /** The loop body calls `.backward()`, an optimizer's `.step()`, `.zero_grad()` or a model. */
-  private doesStepWork(loop: SyntaxNode, directOnly: boolean): boolean {
+  /** The loop body calls `.backward()`, an optimizer's `.step()`, `.zero_grad()` (or, if asked, a model). */
+  private doesStepWork(loop: SyntaxNode, directOnly: boolean, modelCalls: boolean): boolean {
     return this.someDirectNode(loop, (node) => {
       if (node.type !== "call") return false;
       const callee = childByField(node, "function");
@@ -432,7 +447,7 @@ export class HotPaths {
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
         return false;
       }
-      if (callee.type === "identifier") return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
+      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
       return false;
     }, directOnly);
   }
@@ -528,7 +543,12 @@ export class HotPaths {
         }
         return false;
       }
-      case "identifier":
+      case "identifier": {
+        if (PERIODIC_FLAG_NAME.test(this.text(node))) return true;
+        // `report = step % 50 == 0` ... `if report:`
+        const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+        return binding?.kind === "assign" && !!binding.value && binding.unpackPath.length === 0 && binding.value !== raw && this.isPeriodicValue(binding.value);
+      }
       case "attribute":
         return PERIODIC_FLAG_NAME.test(lastName(this.text(node)));
       case "call": {
@@ -537,6 +557,19 @@ export class HotPaths {
       }
       default:
         return false;
+    }
+  }
+
+  private periodicDepth = 0;
+
+  /** A periodic test assigned to a variable (bounded, so `a = b; b = a` cannot loop). */
+  private isPeriodicValue(value: SyntaxNode): boolean {
+    if (this.periodicDepth > 4) return false;
+    this.periodicDepth++;
+    try {
+      return this.isPeriodic(value);
+    } finally {
+      this.periodicDepth--;
     }
   }
 

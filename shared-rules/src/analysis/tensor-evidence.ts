@@ -122,7 +122,7 @@ export class TensorEvidence {
   private depth = 0;
   private static readonly MAX_DEPTH = 40;
 
-  constructor(private readonly env: EvidenceEnvironment, private readonly functionsByName: Map<string, SyntaxNode>) {}
+  constructor(private readonly env: EvidenceEnvironment) {}
 
   text(node: SyntaxNode): string {
     return this.env.text.slice(node.start, node.end);

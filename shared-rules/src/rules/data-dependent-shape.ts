@@ -3,6 +3,7 @@ import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { MASK_NAME } from "../analysis/names";
 import { calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
 import type { RuleContext } from "../rule";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
 
 /** Methods whose output size depends on the data, mapped to what makes them sync-free. */
 const ALWAYS_SYNCING = new Map<string, string>([
@@ -133,7 +134,7 @@ export const dataDependentShape: Rule = {
           context.report({ node: assignment, messageId: "maskWrite", data: { expression: shortText(assignment, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner });
           return;
         }
-        if (node.parent?.type === "augmented_assignment" && node.field === "left") return;
+        // `x[mask] *= 2` reads `x[mask]` (a sync) before writing it back.
         context.report({ node, messageId: "maskRead", data: { expression: shortText(node, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner });
       },
     };
@@ -141,7 +142,7 @@ export const dataDependentShape: Rule = {
 };
 
 /** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
-function isBooleanMask(raw: SyntaxNode, context: RuleContext): boolean {
+function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);
   if (!isTensorEvidence(evidence, context) && evidence.kind !== "cpu") return false;
@@ -151,14 +152,19 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext): boolean {
     case "unary_operator":
       return node.tokens[0] === "~";
     case "binary_operator":
-      return ["&", "|", "^"].includes(node.tokens[0]) && node.children.every((child) => isBooleanMask(child, context));
+      return ["&", "|", "^"].includes(node.tokens[0]) && node.children.every((child) => isBooleanMask(child, context, depth + 1));
     case "call": {
       const call = methodCall(node, context);
       const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
       const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
       return /^(isnan|isinf|isfinite|isneginf|isposinf|logical_(and|or|not|xor)|eq|ne|gt|lt|ge|le|bool|isin|signbit)$/.test(operation);
     }
-    case "identifier":
+    case "identifier": {
+      if (MASK_NAME.test(context.text(node))) return true;
+      // `above = out > threshold` ... `out[above]`
+      const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+      return binding?.kind === "assign" && !!binding.value && binding.unpackPath.length === 0 && depth < 4 && isBooleanMask(binding.value, context, depth + 1);
+    }
     case "attribute": {
       const text = context.text(node);
       return MASK_NAME.test(text.slice(text.lastIndexOf(".") + 1));

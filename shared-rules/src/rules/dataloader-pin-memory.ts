@@ -1,6 +1,7 @@
 import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { enclosingClassOf } from "../analysis/hot-paths";
 import { calleeName, keyword, methodCall, positional } from "./support";
 
 /** A `DataLoader` whose batches this file moves to a GPU, built without `pin_memory=True`. */
@@ -58,17 +59,16 @@ function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): SyntaxNode
   const target = assignment ? childByField(assignment, "left") : undefined;
   if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
   const name = context.text(target);
-  const scope = scopeOf(call, context.analysis.scopes);
-  return loopMovingBatches(scope.node, name, context, 0);
+  // `self.loader = DataLoader(...)` in `__init__` is iterated by other methods of the class.
+  const owner = target.type === "attribute" && name.startsWith("self.") ? enclosingClassOf(call) : undefined;
+  return loopMovingBatches(owner ?? scopeOf(call, context.analysis.scopes).node, name, context, 0);
 }
 
 function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: RuleContext, depth: number): SyntaxNode | undefined {
   const stack = [...scopeNode.children];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === "function_definition" || node.type === "class_definition") {
-      if (scopeNode.type !== "module") continue;
-    }
+    if ((node.type === "function_definition" || node.type === "class_definition") && scopeNode.type !== "module" && scopeNode.type !== "class_definition") continue;
     stack.push(...node.children);
     if (node.type === "for_statement") {
       const iterable = childByField(node, "right");
