@@ -8,7 +8,7 @@ export type { Position, PositionEncoding } from "./source-text";
 export { lintSource, lintSyntaxTree } from "./lint";
 export type { Finding, LintOptions, LintResult, Problem } from "./lint";
 export { rules, findRule, rulesByName } from "./rules";
-export type { Rule, RuleMeta, RuleContext, Severity } from "./rule";
+export type { Fix, Rule, RuleMeta, RuleContext, Severity, TextEdit } from "./rule";
 export { ConfigError, ConfigResolver, readConfigFile, resolveConfig, validateConfig } from "./config";
 export type { ResolvedConfig, UserConfig } from "./config";
 export { FileAnalysis } from "./analysis/file-analysis";

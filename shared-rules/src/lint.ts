@@ -9,7 +9,7 @@ import { FileAnalysis } from "./analysis/file-analysis";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
-import type { ReportDescriptor, Rule, RuleContext, Severity, Visitor } from "./rule";
+import type { Fix, ReportDescriptor, Rule, RuleContext, Severity, Visitor } from "./rule";
 import { ResolvedConfig, ignoredRulesFor, resolveConfig } from "./config";
 import { isSuppressed, parseSuppressions } from "./suppressions";
 
@@ -31,6 +31,8 @@ export interface Finding {
   hot: boolean;
   context: SiteContext;
   evidence?: Evidence;
+  /** Rewrites offered for this finding (safe fixes and suggestions); empty when there are none. */
+  fixes: Fix[];
 }
 
 export interface Problem {
@@ -158,6 +160,7 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
       hot: site.hot,
       context: site,
       evidence: descriptor.evidence,
+      fixes: descriptor.fixes ?? [],
     });
   }
 

@@ -44,6 +44,24 @@ export interface RuleMeta {
   mechanism?: string[];
 }
 
+/** A replacement of `text[start, end)` (UTF-16 offsets into the linted text). */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * A rewrite offered for a finding. Safe fixes are applied by `--fix` and the editor's fix-all; the others are
+ * suggestions (code actions, `--unsafe-fixes`). A fix may edit several places (before a loop, inside, after).
+ */
+export interface Fix {
+  /** What the fix does, exactly: "Replace `.item()` accumulation with an on-device accumulator". */
+  title: string;
+  safe: boolean;
+  edits: TextEdit[];
+}
+
 export interface ReportDescriptor {
   /** The node the finding is about; hot-path context is computed for it. */
   node: SyntaxNode;
@@ -53,6 +71,8 @@ export interface ReportDescriptor {
   data?: Record<string, string>;
   /** The evidence that the value is a (GPU) tensor, for hovers. */
   evidence?: Evidence;
+  /** Rewrites that remove the sync, safest first. */
+  fixes?: Fix[];
 }
 
 export interface RuleContext {
