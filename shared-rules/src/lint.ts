@@ -109,7 +109,7 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
   const findings: Finding[] = [];
-  const visitors: Array<{ rule: Rule; visitor: Visitor }> = [];
+  const visitorsByType = new Map<string, Array<{ rule: Rule; visit: (node: SyntaxNode) => void }>>();
   const failedRules = new Set<Rule>();
 
   for (const rule of enabled) {
@@ -120,7 +120,13 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
       report: (descriptor) => report(rule, descriptor),
     };
     try {
-      visitors.push({ rule, visitor: rule.create(context) });
+      const visitor: Visitor = rule.create(context);
+      for (const [type, visit] of Object.entries(visitor)) {
+        if (!visit) continue;
+        const list = visitorsByType.get(type) ?? [];
+        list.push({ rule, visit });
+        visitorsByType.set(type, list);
+      }
     } catch (error) {
       ruleFailed(rule, error, syntax.root);
     }
@@ -175,9 +181,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   const stack: SyntaxNode[] = [syntax.root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    for (const { rule, visitor } of visitors) {
-      const visit = visitor[node.type];
-      if (!visit || failedRules.has(rule)) continue;
+    for (const { rule, visit } of visitorsByType.get(node.type) ?? NO_VISITORS) {
+      if (failedRules.has(rule)) continue;
       try {
         visit(node);
       } catch (error) {
@@ -204,6 +209,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   problems.sort((a, b) => a.start - b.start);
   return { findings, problems, source };
 }
+
+const NO_VISITORS: ReadonlyArray<{ rule: Rule; visit: (node: SyntaxNode) => void }> = [];
 
 const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
 

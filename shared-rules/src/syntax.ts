@@ -18,7 +18,7 @@ export interface SyntaxNode {
   readonly parent: SyntaxNode | null;
   /** Named children except comments, in source order. */
   readonly children: SyntaxNode[];
-  /** Anonymous tokens (operators, keywords, punctuation) in source order. */
+  /** Operator tokens in source order, kept only for operator nodes (`+`, `%`, `is not`, `and`, `+=`). */
   readonly tokens: string[];
 }
 
@@ -46,6 +46,9 @@ interface MutableNode {
 }
 
 const ERROR_TYPE_ID = 0xffff;
+/** Nodes whose anonymous tokens the analysis reads; everything else shares one empty list (fewer allocations). */
+const OPERATOR_TYPES = new Set(["binary_operator", "comparison_operator", "boolean_operator", "unary_operator", "augmented_assignment", "not_operator"]);
+const NO_TOKENS: string[] = Object.freeze([]) as unknown as string[];
 
 let typeNames: string[] | undefined;
 let typeIsNamed: boolean[] | undefined;
@@ -104,12 +107,12 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
             field: fields[cursor.currentFieldId] ?? null,
             parent,
             children: [],
-            tokens: [],
+            tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS,
           };
           if (type === "comment") comments.push(node);
           else parent.children.push(node);
           if (type === "ERROR") problems.push({ offset: node.start, kind: "ERROR" });
-        } else {
+        } else if (parent.tokens !== NO_TOKENS) {
           parent.tokens.push(type);
         }
         if (node && cursor.gotoFirstChild()) {

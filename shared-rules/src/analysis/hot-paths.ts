@@ -264,7 +264,9 @@ export class HotPaths {
       }
       if (node.type === "call") {
         const callee = childByField(node, "function");
-        const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+        // Cheap text test first: resolving every callee's qualified name is the expensive part.
+        if (!callee || !/(compile|script)$/.test(this.text(callee))) continue;
+        const name = this.env.evidence.qualifiedName(callee);
         if (name !== "torch.compile" && name !== "torch.jit.script") continue;
         const [target] = positionalArguments(node);
         if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);

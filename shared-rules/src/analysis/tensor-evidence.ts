@@ -221,8 +221,17 @@ export class TensorEvidence {
     }
   }
 
+  private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
+
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
   qualifiedName(raw: SyntaxNode): string | undefined {
+    if (this.qualifiedMemo.has(raw)) return this.qualifiedMemo.get(raw);
+    const name = this.computeQualifiedName(raw);
+    this.qualifiedMemo.set(raw, name);
+    return name;
+  }
+
+  private computeQualifiedName(raw: SyntaxNode): string | undefined {
     const node = unparenthesized(raw);
     if (node.type === "identifier") {
       const name = this.text(node);

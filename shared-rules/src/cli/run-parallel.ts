@@ -1,4 +1,5 @@
 /** Lints many files across worker threads, sized to the cores, in small batches handed out on demand. */
+import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Worker } from "worker_threads";
@@ -6,6 +7,7 @@ import { ConfigResolver } from "../config";
 import { initParser } from "../parser";
 import { lintFile, FileResult, LintFileOptions } from "./lint-file";
 import type { WorkerReply, WorkerSetup } from "./worker";
+import { ResultCache } from "./cache";
 
 /** Below this many files, starting workers costs more than it saves. */
 const MIN_FILES_FOR_WORKERS = 24;
@@ -15,9 +17,38 @@ export interface RunOptions {
   setup: WorkerSetup;
   jobs?: number;
   onProgress?: (done: number, total: number) => void;
+  cache?: ResultCache;
 }
 
 export async function lintFiles(files: string[], options: RunOptions): Promise<FileResult[]> {
+  if (!options.cache) return lintUncached(files, options);
+  const cache = options.cache;
+  const resolver = new ConfigResolver(options.setup.overrides, options.setup.configFile, options.setup.cwd);
+  const cached = new Map<string, FileResult>();
+  const keys = new Map<string, string>();
+  for (const file of files) {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      continue; // lintFile reports the read error
+    }
+    const key = ResultCache.key(bytes, resolver.forFile(file), options.setup.options);
+    keys.set(file, key);
+    const hit = cache.get(file, key);
+    if (hit) cached.set(file, hit);
+  }
+  const fresh = await lintUncached(files.filter((file) => !cached.has(file)), options);
+  for (const result of fresh) {
+    const key = keys.get(result.filePath);
+    if (key) cache.set(result, key);
+  }
+  cache.save();
+  const byFile = new Map([...cached, ...fresh.map((r) => [r.filePath, r] as const)]);
+  return files.map((file) => byFile.get(file)).filter((r): r is FileResult => !!r);
+}
+
+async function lintUncached(files: string[], options: RunOptions): Promise<FileResult[]> {
   const jobs = Math.max(1, Math.min(options.jobs ?? os.availableParallelism(), Math.ceil(files.length / BATCH_SIZE)));
   if (jobs === 1 || files.length < MIN_FILES_FOR_WORKERS) return lintInProcess(files, options);
   return lintInWorkers(files, jobs, options);

@@ -1,0 +1,67 @@
+/**
+ * `--cache`: results keyed by each file's content hash, its resolved configuration and synclint's version,
+ * stored in `.synclint_cache/` (like ruff's cache), so a re-run on an unchanged tree reads files and hashes
+ * them instead of parsing them.
+ */
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+import type { ResolvedConfig } from "../config";
+import type { FileResult, LintFileOptions, Message } from "./lint-file";
+import { VERSION } from "./version";
+
+interface Entry {
+  key: string;
+  messages: Message[];
+}
+
+export class ResultCache {
+  private entries: Record<string, Entry> = {};
+  private readonly file: string;
+  private dirty = false;
+
+  constructor(directory: string) {
+    this.file = path.join(directory, `v${VERSION}`, "results.json");
+    try {
+      const stored = JSON.parse(fs.readFileSync(this.file, "utf8")) as { entries?: Record<string, Entry> };
+      if (stored && typeof stored.entries === "object" && stored.entries) this.entries = stored.entries;
+    } catch {
+      // No cache yet, or an unreadable one: start empty.
+    }
+  }
+
+  /** The cache key of a file: its bytes, the configuration that applies to it, the lint options. */
+  static key(bytes: Buffer, config: ResolvedConfig, options: LintFileOptions): string {
+    const settings = JSON.stringify({
+      severities: [...config.severities],
+      preset: config.preset,
+      extraStepFunctions: config.extraStepFunctions,
+      perFileIgnores: config.perFileIgnores,
+      root: config.root,
+      options,
+    });
+    return crypto.createHash("sha256").update(VERSION).update("\0").update(settings).update("\0").update(bytes).digest("hex");
+  }
+
+  get(filePath: string, key: string): FileResult | undefined {
+    const entry = this.entries[filePath];
+    return entry && entry.key === key ? { filePath, messages: entry.messages } : undefined;
+  }
+
+  set(result: FileResult, key: string): void {
+    this.entries[result.filePath] = { key, messages: result.messages };
+    this.dirty = true;
+  }
+
+  save(): void {
+    if (!this.dirty) return;
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(temporary, JSON.stringify({ version: VERSION, entries: this.entries }));
+      fs.renameSync(temporary, this.file);
+    } catch {
+      // A cache that cannot be written only costs speed next time.
+    }
+  }
+}
