@@ -7,6 +7,7 @@
  * Offsets are UTF-16 code units (JavaScript string indices), as web-tree-sitter reports them.
  */
 import type { Tree } from "./parser";
+import type { TreeCursor } from "web-tree-sitter";
 import { pythonLanguage } from "./parser";
 
 export interface SyntaxNode {
@@ -67,72 +68,206 @@ function languageTables(): void {
   for (let id = 1; id <= language.fieldCount; id++) fieldNames[id] = language.fieldNameForId(id);
 }
 
-/** Copies a tree-sitter tree into plain objects with one iterative cursor walk (deep nesting is safe). */
-export function buildSyntaxTree(tree: Tree): SyntaxTree {
-  languageTables();
+interface Sinks {
+  comments: SyntaxNode[];
+  problems: ParseProblem[];
+  /** MISSING nodes only exist in trees with errors; asking every node costs a WASM call each. */
+  mayHaveMissing: boolean;
+}
+
+/**
+ * Copies the children of the node under `cursor` (and all their descendants) into `parent`, with one
+ * iterative walk (deep nesting is safe). Leaves the cursor on the node it started on.
+ */
+function copyChildren(cursor: TreeCursor, parent: MutableNode, sinks: Sinks): void {
   const names = typeNames!;
   const named = typeIsNamed!;
   const fields = fieldNames!;
-  // MISSING nodes only exist in trees with errors; asking every node costs a WASM call each.
-  const mayHaveMissing = tree.rootNode.hasError;
-  const cursor = tree.walk();
-  const comments: SyntaxNode[] = [];
-  const problems: ParseProblem[] = [];
-  const root: MutableNode = {
-    type: cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : names[cursor.nodeTypeId],
+  if (!cursor.gotoFirstChild()) return;
+  const stack: MutableNode[] = [parent];
+  for (;;) {
+    const typeId = cursor.nodeTypeId;
+    const owner = stack[stack.length - 1];
+    let node: MutableNode | null = null;
+    // ERROR nodes carry tree-sitter's reserved symbol id, outside the language's type table.
+    const isError = typeId === ERROR_TYPE_ID;
+    const type = isError ? "ERROR" : names[typeId];
+    if (sinks.mayHaveMissing && cursor.nodeIsMissing) {
+      sinks.problems.push({ offset: cursor.startIndex, kind: type });
+    } else if (isError || named[typeId]) {
+      node = {
+        type,
+        start: cursor.startIndex,
+        end: cursor.endIndex,
+        field: fields[cursor.currentFieldId] ?? null,
+        parent: owner,
+        children: [],
+        tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS,
+      };
+      if (type === "comment") sinks.comments.push(node);
+      else owner.children.push(node);
+      if (isError) sinks.problems.push({ offset: node.start, kind: "ERROR" });
+    } else if (owner.tokens !== NO_TOKENS) {
+      owner.tokens.push(type);
+    }
+    if (node && cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      cursor.gotoParent();
+      stack.pop();
+      if (stack.length === 0) return;
+    }
+  }
+}
+
+function rootOf(cursor: TreeCursor): MutableNode {
+  return {
+    type: cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : typeNames![cursor.nodeTypeId],
     start: cursor.startIndex,
     end: cursor.endIndex,
     field: null,
     parent: null,
     children: [],
-    tokens: [],
+    tokens: NO_TOKENS,
   };
+}
+
+function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProblem[]): SyntaxTree {
+  if (root.type === "ERROR" && problems.length === 0) problems.push({ offset: root.start, kind: "ERROR" });
+  problems.sort((a, b) => a.offset - b.offset);
+  comments.sort((a, b) => a.start - b.start);
+  return { root, comments, problems };
+}
+
+/** Copies a tree-sitter tree into plain objects. */
+export function buildSyntaxTree(tree: Tree): SyntaxTree {
+  languageTables();
+  const cursor = tree.walk();
+  const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
   try {
-    const stack: MutableNode[] = [root];
-    if (cursor.gotoFirstChild()) {
-      for (;;) {
-        const typeId = cursor.nodeTypeId;
-        const parent = stack[stack.length - 1];
-        let node: MutableNode | null = null;
-        // ERROR nodes carry tree-sitter's reserved symbol id, outside the language's type table.
-        const isError = typeId === ERROR_TYPE_ID;
-        const type = isError ? "ERROR" : names[typeId];
-        if (mayHaveMissing && cursor.nodeIsMissing) {
-          problems.push({ offset: cursor.startIndex, kind: type });
-        } else if (isError || named[typeId]) {
-          node = {
-            type,
-            start: cursor.startIndex,
-            end: cursor.endIndex,
-            field: fields[cursor.currentFieldId] ?? null,
-            parent,
-            children: [],
-            tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS,
-          };
-          if (type === "comment") comments.push(node);
-          else parent.children.push(node);
-          if (type === "ERROR") problems.push({ offset: node.start, kind: "ERROR" });
-        } else if (parent.tokens !== NO_TOKENS) {
-          parent.tokens.push(type);
-        }
-        if (node && cursor.gotoFirstChild()) {
-          stack.push(node);
-          continue;
-        }
-        while (!cursor.gotoNextSibling()) {
-          cursor.gotoParent();
-          stack.pop();
-          if (stack.length === 0) break;
-        }
-        if (stack.length === 0) break;
-      }
-    }
+    const root = rootOf(cursor);
+    copyChildren(cursor, root, sinks);
+    return finish(root, sinks.comments, sinks.problems);
   } finally {
     cursor.delete();
   }
-  if (root.type === "ERROR" && problems.length === 0) problems.push({ offset: root.start, kind: "ERROR" });
-  problems.sort((a, b) => a.offset - b.offset);
-  return { root, comments, problems };
+}
+
+/** Where the text changed since `previous` was built: the new text's `[start, end)` and the length change. */
+export interface SyntaxChange {
+  start: number;
+  end: number;
+  delta: number;
+}
+
+/**
+ * The syntax tree of an incrementally re-parsed text, reusing the top-level statements of `previous` that lie
+ * outside the change (shifted by `delta` when after it) and copying only the ones that changed. A statement is
+ * reused only when tree-sitter reports the same type and the same (shifted) range for it.
+ */
+export function updateSyntaxTree(tree: Tree, previous: SyntaxTree, change: SyntaxChange): SyntaxTree {
+  languageTables();
+  const names = typeNames!;
+  const oldByStart = new Map<number, SyntaxNode>();
+  for (const child of previous.root.children) oldByStart.set(child.start, child);
+  const cursor = tree.walk();
+  const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
+  const reused: Array<{ node: SyntaxNode; shift: number }> = [];
+  try {
+    const root = rootOf(cursor);
+    if (root.type !== "module" || !cursor.gotoFirstChild()) {
+      cursor.delete();
+      return buildSyntaxTree(tree);
+    }
+    do {
+      const typeId = cursor.nodeTypeId;
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      const type = typeId === ERROR_TYPE_ID ? "ERROR" : names[typeId];
+      const before = end < change.start;
+      const after = start > change.end;
+      const shift = after ? change.delta : 0;
+      const old = before || after ? oldByStart.get(start - shift) : undefined;
+      if (old && old.type === type && old.end === end - shift && type !== "comment" && type !== "ERROR") {
+        shiftSubtree(old as MutableNode, shift);
+        (old as MutableNode).parent = root;
+        root.children.push(old as MutableNode);
+        reused.push({ node: old, shift });
+        continue;
+      }
+      const node = cursorNode(cursor, root);
+      if (!node) {
+        if (sinks.mayHaveMissing && cursor.nodeIsMissing) sinks.problems.push({ offset: start, kind: type });
+        else if (root.tokens !== NO_TOKENS) root.tokens.push(type);
+        continue;
+      }
+      if (node.type === "comment") sinks.comments.push(node);
+      else root.children.push(node);
+      if (node.type === "ERROR") sinks.problems.push({ offset: node.start, kind: "ERROR" });
+      copyChildren(cursor, node, sinks);
+    } while (cursor.gotoNextSibling());
+    // Comments and parse problems inside reused statements move with them.
+    carryOver(previous, reused, sinks);
+    return finish(root, sinks.comments, sinks.problems);
+  } finally {
+    cursor.delete();
+  }
+}
+
+interface MutableNodeShift {
+  start: number;
+  end: number;
+  children: MutableNodeShift[];
+}
+
+function shiftSubtree(root: MutableNodeShift, delta: number): void {
+  if (delta === 0) return;
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    node.start += delta;
+    node.end += delta;
+    for (const child of node.children) stack.push(child);
+  }
+}
+
+function cursorNode(cursor: TreeCursor, parent: MutableNode): MutableNode | null {
+  const typeId = cursor.nodeTypeId;
+  const isError = typeId === ERROR_TYPE_ID;
+  if (!isError && !typeIsNamed![typeId]) return null;
+  if (cursor.nodeIsMissing) return null;
+  const type = isError ? "ERROR" : typeNames![typeId];
+  return { type, start: cursor.startIndex, end: cursor.endIndex, field: fieldNames![cursor.currentFieldId] ?? null, parent, children: [], tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS };
+}
+
+/** Comments and problems of `previous` that lie inside reused statements, shifted like them. */
+function carryOver(previous: SyntaxTree, reused: Array<{ node: SyntaxNode; shift: number }>, sinks: Sinks): void {
+  // Old ranges of the reused statements, in source order, to find what each old offset belonged to.
+  const ranges = reused.map(({ node, shift }) => ({ start: node.start - shift, end: node.end - shift, shift }));
+  const shiftAt = (offset: number): number | undefined => {
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const range = ranges[middle];
+      if (offset < range.start) high = middle - 1;
+      else if (offset >= range.end) low = middle + 1;
+      else return range.shift;
+    }
+    return undefined;
+  };
+  for (const comment of previous.comments) {
+    const shift = shiftAt(comment.start);
+    if (shift === undefined) continue;
+    shiftSubtree(comment as unknown as MutableNodeShift, shift);
+    sinks.comments.push(comment);
+  }
+  for (const problem of previous.problems) {
+    const shift = shiftAt(problem.offset);
+    if (shift !== undefined) sinks.problems.push({ offset: problem.offset + shift, kind: problem.kind });
+  }
 }
 
 export function childByField(node: SyntaxNode, field: string): SyntaxNode | undefined {

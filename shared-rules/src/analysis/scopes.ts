@@ -211,17 +211,49 @@ function bindTargets(target: SyntaxNode, path: number[], bind: (name: string, pa
   }
 }
 
-/** The innermost function or module scope that contains `node`. */
+/** Per analysis (keyed by its scope map): syntax trees are reused across edits in the server, scopes are not. */
+const scopeMemos = new WeakMap<Map<SyntaxNode, Scope>, WeakMap<SyntaxNode, Scope>>();
+
+/**
+ * The innermost function or module scope that contains `node`. Memoised along the path climbed, so deeply
+ * nested code (10,000 parentheses) costs linear time overall, not quadratic.
+ */
 export function scopeOf(node: SyntaxNode, scopes: Map<SyntaxNode, Scope>): Scope {
+  let scopeMemo = scopeMemos.get(scopes);
+  if (!scopeMemo) {
+    scopeMemo = new WeakMap();
+    scopeMemos.set(scopes, scopeMemo);
+  }
+  const climbed: SyntaxNode[] = [];
+  let found: Scope | undefined;
   for (let current: SyntaxNode | null = node.parent; current; current = current.parent) {
+    const known = scopeMemo.get(current);
+    if (known) {
+      found = known;
+      break;
+    }
     if (current.type === "function_definition") {
       const scope = scopes.get(current);
-      // Parameters' default values are evaluated in the enclosing scope.
-      if (scope && !isInParameters(node, current)) return scope;
+      // Parameters' default values are evaluated in the enclosing scope: do not memoise across that boundary.
+      if (scope && !isInParameters(node, current)) {
+        found = scope;
+        break;
+      }
+      if (scope) {
+        climbed.length = 0;
+        continue;
+      }
     }
-    if (!current.parent) return scopes.get(current)!;
+    climbed.push(current);
+    if (!current.parent) {
+      found = scopes.get(current)!;
+      break;
+    }
   }
-  return scopes.get(node)!;
+  found ??= scopes.get(node)!;
+  // Nodes climbed through (not function definitions themselves) share the answer.
+  for (const visited of climbed) if (visited.type !== "function_definition") scopeMemo.set(visited, found);
+  return found;
 }
 
 function isInParameters(node: SyntaxNode, fn: SyntaxNode): boolean {

@@ -222,6 +222,13 @@ export class TensorEvidence {
   }
 
   private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
+  private module: Scope | undefined;
+
+  /** The module's scope (found once: climbing to the root per name is quadratic in deeply nested code). */
+  private moduleScope(): Scope | undefined {
+    if (!this.module) for (const scope of this.env.scopes.values()) if (!scope.parent) this.module = scope;
+    return this.module;
+  }
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
   qualifiedName(raw: SyntaxNode): string | undefined {
@@ -235,7 +242,7 @@ export class TensorEvidence {
     const node = unparenthesized(raw);
     if (node.type === "identifier") {
       const name = this.text(node);
-      const moduleScope = this.env.scopes.get(rootOf(node));
+      const moduleScope = this.moduleScope();
       const binding = moduleScope ? resolveBinding(name, Number.MAX_SAFE_INTEGER, moduleScope) : undefined;
       const local = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
       const chosen = local?.kind === "import" ? local : binding?.kind === "import" ? binding : undefined;
@@ -753,11 +760,6 @@ function bindingScope(name: string, binding: Binding, scope: Scope): Scope | und
   return undefined;
 }
 
-function rootOf(node: SyntaxNode): SyntaxNode {
-  let current = node;
-  while (current.parent) current = current.parent;
-  return current;
-}
 
 export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
   for (let current = node.parent; current; current = current.parent) if (current.type === "class_definition") return current;

@@ -1,0 +1,524 @@
+#!/usr/bin/env node
+// `npm run bench -- [dir] [--json] [--runs N]`: synclint beside its floor (parse-only with the project's parser
+// module) and its peer (`ast-grep scan` with one naive rule), plus the language server's keystroke latency and
+// memory (issue 6). One run measures everything: each command runs once as a warm-up, then N times (default 5);
+// the table shows medians of wall time, CPU time (user + system of the child, all its threads) and peak RSS.
+//
+// Default corpus: the Python files of karpathy/nanoGPT, pytorch/examples, huggingface/pytorch-image-models and
+// Lightning-AI/pytorch-lightning at their mirrors' HEAD, extracted by `git archive` into the git-ignored
+// `.bench-cache/` (never into the repository). Mirrors are bare repositories at
+// $SYNCLINT_BENCH_MIRRORS/<owner>+<name>/repo (default /work/.mirror). Or pass any directory.
+//
+// Child CPU time and peak RSS come from the kernel's rusage of the child (wait4, via scripts/bench/rusage.py);
+// without python3 they are sampled from /proc/<pid> every few milliseconds (marked "sampled").
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { spawn, spawnSync } = require("child_process");
+
+const ROOT = path.join(__dirname, "..");
+const CACHE = path.join(ROOT, ".bench-cache");
+const CLI = path.join(ROOT, "shared-rules", "bin", "synclint.js");
+const SERVER = path.join(ROOT, "server", "bin", "synclint-server.js");
+const PARSE_ONLY = path.join(__dirname, "bench", "parse-only.js");
+const RUSAGE = path.join(__dirname, "bench", "rusage.py");
+const AST_GREP = path.join(ROOT, "node_modules", ".bin", "ast-grep");
+const REPOSITORIES = ["karpathy/nanoGPT", "pytorch/examples", "huggingface/pytorch-image-models", "Lightning-AI/pytorch-lightning"];
+const MIN_FILES_FOR_WORKERS = 24; // as shared-rules/src/cli/run-parallel.ts
+const BATCH_SIZE = 8;
+
+const USAGE = `Usage: npm run bench -- [dir] [--json] [--runs N] [--no-server]
+       (clean JSON on standard output: npm run --silent bench -- --json, or node scripts/bench.js --json)
+
+Times parse-only (1 thread and the CLI's worker count), the synclint CLI (cold, and warm with --cache when the
+CLI supports it), ast-grep scan with one naive rule, and the language server. Median of N runs (default 5) after
+one warm-up. Without dir, builds the default corpus from bare mirrors under $SYNCLINT_BENCH_MIRRORS (default
+/work/.mirror) into .bench-cache/. --json prints one JSON object on standard output (the table goes to
+standard error).`;
+
+function parseArgs(argv) {
+  const options = { dir: undefined, json: false, runs: 5, server: true };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--json") options.json = true;
+    else if (arg === "--no-server") options.server = false;
+    else if (arg === "--runs" || arg.startsWith("--runs=")) {
+      const value = arg.includes("=") ? arg.slice(7) : argv[++i];
+      options.runs = Number(value);
+      if (!Number.isInteger(options.runs) || options.runs < 1) usageError(`--runs: expected a positive integer, got "${value}"`);
+    } else if (arg === "-h" || arg === "--help") {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (arg.startsWith("-")) usageError(`unknown option ${arg}`);
+    else if (options.dir === undefined) options.dir = arg;
+    else usageError(`more than one directory given`);
+  }
+  return options;
+}
+
+function usageError(message) {
+  console.error(`bench: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Corpus
+
+function buildDefaultCorpus() {
+  const mirrors = process.env.SYNCLINT_BENCH_MIRRORS || "/work/.mirror";
+  const sources = REPOSITORIES.map((repo) => ({ repo, gitDir: path.join(mirrors, repo.replace("/", "+"), "repo") }));
+  const missing = sources.filter((s) => !fs.existsSync(s.gitDir));
+  if (missing.length) {
+    console.error(
+      `bench: the default corpus needs bare mirrors of ${REPOSITORIES.join(", ")}; missing:\n` +
+        missing.map((s) => `  ${s.gitDir}`).join("\n") +
+        `\nProvide them (SYNCLINT_BENCH_MIRRORS=<dir>, default /work/.mirror), e.g.\n` +
+        missing.map((s) => `  git clone --mirror https://github.com/${s.repo}.git ${s.gitDir}`).join("\n") +
+        `\nor benchmark any directory of Python files instead:\n  npm run bench -- path/to/python/project`,
+    );
+    process.exit(2);
+  }
+  for (const source of sources) {
+    const head = spawnSync("git", ["--git-dir", source.gitDir, "rev-parse", "HEAD"], { encoding: "utf8" });
+    if (head.status !== 0) {
+      console.error(`bench: cannot read HEAD of ${source.gitDir}: ${head.stderr.trim()}`);
+      process.exit(2);
+    }
+    source.commit = head.stdout.trim();
+  }
+  const corpus = path.join(CACHE, "corpus");
+  const stampFile = path.join(CACHE, "corpus.json");
+  const stamp = JSON.stringify(sources.map(({ repo, commit }) => ({ repo, commit })));
+  // The repository's .gitignore lists .bench-cache/, and linters (synclint, ast-grep) honour ignore files of
+  // parent folders up to the enclosing git work tree. An empty git repository at .bench-cache makes that the
+  // boundary, so the corpus is linted like any checked-out project.
+  if (!fs.existsSync(path.join(CACHE, ".git"))) {
+    fs.mkdirSync(CACHE, { recursive: true });
+    spawnSync("git", ["init", "-q", CACHE], { stdio: "ignore" });
+  }
+  if (fs.existsSync(corpus) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === stamp) return { dir: corpus, sources };
+  log(`extracting the corpus into ${path.relative(ROOT, corpus)} ...`);
+  const temporary = `${corpus}.tmp-${process.pid}`;
+  fs.rmSync(temporary, { recursive: true, force: true });
+  for (const source of sources) {
+    const dest = path.join(temporary, source.repo.replace("/", "+"));
+    fs.mkdirSync(dest, { recursive: true });
+    // git archive may complain about blobs the mirror lacks outside the pathspec; what matters is the tar.
+    const archive = spawnSync("git", ["--git-dir", source.gitDir, "archive", "HEAD", "--", ":(glob)**/*.py"], { maxBuffer: 1 << 30 });
+    const tar = spawnSync("tar", ["-x", "-C", dest], { input: archive.stdout, encoding: "utf8" });
+    if (!archive.stdout?.length || tar.status !== 0) {
+      console.error(`bench: git archive of ${source.gitDir} failed: ${archive.stderr} ${tar.stderr}`);
+      process.exit(2);
+    }
+  }
+  fs.rmSync(corpus, { recursive: true, force: true });
+  fs.renameSync(temporary, corpus);
+  fs.writeFileSync(stampFile, stamp);
+  return { dir: corpus, sources };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measuring one child process
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-bench-"));
+process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
+const hasPython = spawnSync("python3", ["-c", "import os; os.wait4"], { stdio: "ignore" }).status === 0;
+const MEASUREMENT = hasPython ? "rusage of the child (wait4)" : "sampled from /proc every 5 ms";
+
+/** Runs a command; resolves {status, wall_ms, user_ms, sys_ms, max_rss_kb, stdout, stderr}. */
+async function measure(command, args, cwd) {
+  const stdoutFile = path.join(scratch, "stdout");
+  const stderrFile = path.join(scratch, "stderr");
+  const resultFile = path.join(scratch, "rusage.json");
+  let result;
+  if (hasPython) {
+    const run = spawnSync("python3", [RUSAGE, resultFile, stdoutFile, stderrFile, command, ...args], { cwd, stdio: "inherit" });
+    if (run.status !== 0) throw new Error(`rusage wrapper failed for ${command}`);
+    result = JSON.parse(fs.readFileSync(resultFile, "utf8"));
+  } else {
+    result = await sampled(command, args, cwd, stdoutFile, stderrFile);
+  }
+  result.stdout = fs.readFileSync(stdoutFile, "utf8");
+  result.stderr = fs.readFileSync(stderrFile, "utf8");
+  return result;
+}
+
+function sampled(command, args, cwd, stdoutFile, stderrFile) {
+  return new Promise((resolve, reject) => {
+    const out = fs.openSync(stdoutFile, "w");
+    const err = fs.openSync(stderrFile, "w");
+    const tick = 1000 / 100; // USER_HZ
+    const start = process.hrtime.bigint();
+    const child = spawn(command, args, { cwd, stdio: ["ignore", out, err] });
+    const last = { user_ms: 0, sys_ms: 0, max_rss_kb: 0 };
+    const sample = () => {
+      try {
+        const stat = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        last.user_ms = Number(fields[11]) * tick;
+        last.sys_ms = Number(fields[12]) * tick;
+        const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
+        if (hwm) last.max_rss_kb = Math.max(last.max_rss_kb, Number(hwm[1]));
+      } catch {}
+    };
+    const timer = setInterval(sample, 5);
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      clearInterval(timer);
+      fs.closeSync(out);
+      fs.closeSync(err);
+      resolve({ status: code ?? 128 + (os.constants.signals[signal] ?? 0), wall_ms: Number(process.hrtime.bigint() - start) / 1e6, ...last });
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** One warm-up, then `runs` measured runs; `check(result)` throws on a failed run. */
+async function bench(label, command, args, { runs, cwd = ROOT, check, before }) {
+  const samples = [];
+  let first;
+  let last;
+  for (let i = 0; i <= runs; i++) {
+    if (before) before(i);
+    const result = await measure(command, args, cwd);
+    check(result);
+    if (i === 0) first = result;
+    else samples.push(result);
+    last = result;
+    process.stderr.write(`\rbench: ${label}: ${i === 0 ? "warm-up" : `run ${i}/${runs}`} ${(result.wall_ms / 1000).toFixed(2)} s   `);
+  }
+  process.stderr.write("\n");
+  const cpu = samples.map((s) => s.user_ms + s.sys_ms);
+  return {
+    summary: {
+      wall_ms: round(median(samples.map((s) => s.wall_ms))),
+      wall_ms_min: round(Math.min(...samples.map((s) => s.wall_ms))),
+      wall_ms_max: round(Math.max(...samples.map((s) => s.wall_ms))),
+      cpu_ms: round(median(cpu)),
+      user_ms: round(median(samples.map((s) => s.user_ms))),
+      sys_ms: round(median(samples.map((s) => s.sys_ms))),
+      peak_rss_mb: round(median(samples.map((s) => s.max_rss_kb)) / 1024),
+      peak_rss_mb_max: round(Math.max(...samples.map((s) => s.max_rss_kb)) / 1024),
+      runs: samples.map((s) => round(s.wall_ms)),
+    },
+    first,
+    last,
+  };
+}
+
+const round = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+
+function failed(label, result) {
+  return new Error(`${label} exited with status ${result.status}:\n${result.stderr.slice(-2000)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The server
+
+async function benchServer(corpusFiles) {
+  const { StreamMessageReader, StreamMessageWriter, createMessageConnection } = require("vscode-jsonrpc/node");
+  const start = async () => {
+    const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const listeners = new Set();
+    connection.onNotification("textDocument/publishDiagnostics", (p) => listeners.forEach((listener) => listener(p)));
+    connection.onRequest(() => null); // workspace/configuration and the like: defaults
+    connection.listen();
+    await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {} });
+    await connection.sendNotification("initialized", {});
+    const published = (uri, version) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} version ${version} within 60 s`)), 60000);
+        const listener = (p) => {
+          if (p.uri === uri && (version === undefined || p.version === version)) {
+            clearTimeout(timer);
+            listeners.delete(listener);
+            resolve(p);
+          }
+        };
+        listeners.add(listener);
+      });
+    const stop = async () => {
+      try {
+        await Promise.race([connection.sendRequest("shutdown"), new Promise((r) => setTimeout(r, 2000))]);
+        await connection.sendNotification("exit");
+      } catch {}
+      connection.dispose();
+      setTimeout(() => child.kill(), 1000).unref();
+    };
+    return { child, connection, published, stop };
+  };
+
+  // Keystroke latency on a generated 5,000-line file.
+  const LINES = 5000;
+  const EDITS = 200;
+  const block = [
+    "def train_{n}(model, loader, optimizer):",
+    "    for step, (x, y) in enumerate(loader):",
+    "        loss = model(x.cuda(non_blocking=True)).mean()",
+    "        loss.backward()",
+    "        optimizer.step()",
+    "        if step % 100 == 0:",
+    "            print(loss.item())",
+    "        total = loss.detach()",
+    "",
+  ];
+  const lines = ["import torch", ""];
+  for (let n = 0; lines.length < LINES; n++) lines.push(...block.map((l) => l.replace("{n}", String(n))));
+  lines.length = LINES;
+  const text = lines.join("\n") + "\n";
+  let seed = 0x5eed;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  const server = await start();
+  const uri = "file:///tmp/synclint-bench/latency.py";
+  let done = server.published(uri, 1);
+  const openStart = process.hrtime.bigint();
+  await server.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text } });
+  const opened = await done;
+  const openMs = Number(process.hrtime.bigint() - openStart) / 1e6;
+  const times = [];
+  let diagnosticsAfter = opened.diagnostics.length;
+  let place;
+  // Edits come in pairs at a random (seeded) place: insert one character, then delete it again, so every edit
+  // lands in valid-looking code and the file stays the same.
+  for (let i = 0; i < EDITS; i++) {
+    const version = i + 2;
+    let change;
+    if (i % 2 === 0) {
+      const line = Math.floor(random() * LINES);
+      place = { line, character: Math.floor(random() * (lines[line].length + 1)) };
+      change = { range: { start: place, end: place }, text: "x" };
+    } else {
+      change = { range: { start: place, end: { line: place.line, character: place.character + 1 } }, text: "" };
+    }
+    done = server.published(uri, version);
+    const start = process.hrtime.bigint();
+    await server.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] });
+    const result = await done;
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    diagnosticsAfter = result.diagnostics.length;
+  }
+  await server.stop();
+  times.sort((a, b) => a - b);
+  const quantile = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
+
+  // Memory with 200 files open: the corpus's files in path order (generated ones if it has fewer).
+  const OPEN = 200;
+  const memory = await start();
+  const documents = corpusFiles.slice(0, OPEN).map((file) => ({ uri: `file://${file}`, text: fs.readFileSync(file, "utf8") }));
+  for (let n = documents.length; n < OPEN; n++) documents.push({ uri: `file:///tmp/synclint-bench/generated_${n}.py`, text: lines.slice(0, 500).join("\n") + "\n" });
+  const rssOf = (pid) => {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  };
+  const idleRss = rssOf(memory.child.pid).rss;
+  const openedAll = Promise.all(documents.map((d) => memory.published(d.uri)));
+  const openAllStart = process.hrtime.bigint();
+  for (const d of documents) await memory.connection.sendNotification("textDocument/didOpen", { textDocument: { uri: d.uri, languageId: "python", version: 1, text: d.text } });
+  await openedAll;
+  const openAllMs = Number(process.hrtime.bigint() - openAllStart) / 1e6;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const after = rssOf(memory.child.pid);
+  await memory.stop();
+  return {
+    file_lines: LINES,
+    edits: EDITS,
+    open_ms: round(openMs, 2),
+    diagnostics: opened.diagnostics.length,
+    diagnostics_after_edits: diagnosticsAfter,
+    edit_to_diagnostics_ms: { median: round(quantile(0.5), 2), p90: round(quantile(0.9), 2), p99: round(quantile(0.99), 2), max: round(times[times.length - 1], 2) },
+    open_files: OPEN,
+    open_files_bytes: documents.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0),
+    open_files_ms: round(openAllMs),
+    rss_idle_mb: round(idleRss),
+    rss_after_open_mb: round(after.rss),
+    rss_peak_mb: round(after.hwm),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  for (const built of [CLI, PARSE_ONLY, path.join(ROOT, "shared-rules", "out", "parser.js")]) {
+    if (!fs.existsSync(built)) usageError(`${path.relative(ROOT, built)} is missing: run \`npx tsc -b\` (npm run bench does)`);
+  }
+  let corpus;
+  if (options.dir !== undefined) {
+    const dir = path.resolve(options.dir);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) usageError(`not a directory: ${options.dir}`);
+    corpus = { dir, sources: undefined };
+  } else corpus = buildDefaultCorpus();
+
+  const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" }).stdout;
+  const supportsCache = /--cache\b/.test(help);
+  const noProgress = /--no-progress\b/.test(help) ? ["--no-progress"] : [];
+  const cores = os.availableParallelism();
+  const cliArgs = [CLI, "--format", "json", ...noProgress, corpus.dir];
+  const checkCli = (label) => (result) => {
+    if (result.status !== 0 && result.status !== 1) throw failed(label, result);
+  };
+  const removeCaches = () => {
+    for (const dir of [ROOT, corpus.dir]) fs.rmSync(path.join(dir, ".synclint_cache"), { recursive: true, force: true });
+  };
+
+  // (b) The CLI, cold. Its JSON lists every file it linted: the parse-only runs read exactly those.
+  removeCaches();
+  const cli = await bench("synclint CLI (cold)", process.execPath, cliArgs, { runs: options.runs, check: checkCli("synclint"), before: removeCaches });
+  const report = JSON.parse(cli.first.stdout);
+  const files = report.map((r) => r.filePath);
+  if (files.length === 0) {
+    console.error(`bench: synclint found no Python files under ${corpus.dir} (is it git-ignored?)`);
+    process.exit(2);
+  }
+  const bytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  const findings = report.reduce((sum, r) => sum + r.messages.length, 0);
+  const jobs = files.length < MIN_FILES_FOR_WORKERS ? 1 : Math.max(1, Math.min(cores, Math.ceil(files.length / BATCH_SIZE)));
+  const listFile = path.join(scratch, "files.txt");
+  fs.writeFileSync(listFile, files.join("\n") + "\n");
+
+  let cliWarm;
+  if (supportsCache) {
+    removeCaches();
+    const warmArgs = [CLI, "--format", "json", "--cache", ...noProgress, corpus.dir];
+    cliWarm = await bench("synclint CLI (warm, --cache)", process.execPath, warmArgs, { runs: options.runs, check: checkCli("synclint --cache") });
+    // The last warm run answered from the cache: it must report what the warm-up (which analysed every file and
+    // filled the cache) did. Compared with the adjacent run, not the first cold one, because others may rebuild
+    // the engine while a long benchmark runs.
+    const warmReport = JSON.parse(cliWarm.last.stdout);
+    cliWarm.summary.files = warmReport.length;
+    cliWarm.summary.findings = warmReport.reduce((sum, r) => sum + r.messages.length, 0);
+    cliWarm.summary.same_as_uncached = JSON.stringify(warmReport) === JSON.stringify(JSON.parse(cliWarm.first.stdout));
+    removeCaches();
+  }
+
+  // (a) Parse-only with the project's parser module.
+  const checkParse = (result) => {
+    if (result.status !== 0) throw failed("parse-only", result);
+  };
+  const parse1 = await bench("parse-only, 1 thread", process.execPath, [PARSE_ONLY, listFile, "1"], { runs: options.runs, check: checkParse });
+  const parseN = jobs > 1 ? await bench(`parse-only, ${jobs} worker threads`, process.execPath, [PARSE_ONLY, listFile, String(jobs)], { runs: options.runs, check: checkParse }) : parse1;
+  const parsed = JSON.parse(parse1.first.stdout);
+
+  // (c) ast-grep with one naive rule: `$X.item()` anywhere inside a `for` statement. Severity warning, so exit
+  // status 0 means the scan succeeded (with or without matches); anything else is a failure.
+  const ruleFile = path.join(scratch, "item-in-for.yml");
+  fs.writeFileSync(
+    ruleFile,
+    ["id: item-in-for", "language: python", "severity: warning", 'message: "`.item()` inside a for loop"', "rule:", "  pattern: $X.item()", "  inside:", "    kind: for_statement", "    stopBy: end", ""].join("\n"),
+  );
+  // --no-ignore hidden: synclint lints hidden folders (e.g. Lightning's .actions/), so ast-grep must too.
+  const astGrepArgs = ["scan", "--rule", ruleFile, "-j", String(cores), "--json=compact", "--no-ignore", "hidden", "--inspect", "summary", corpus.dir];
+  const astGrep = await bench(`ast-grep scan -j ${cores}`, AST_GREP, astGrepArgs, {
+    runs: options.runs,
+    check: (result) => {
+      if (result.status !== 0) throw failed("ast-grep", result);
+    },
+  });
+  astGrep.summary.findings = JSON.parse(astGrep.first.stdout).length;
+  astGrep.summary.files = Number(/scannedFileCount=(\d+)/.exec(astGrep.first.stderr)?.[1] ?? NaN);
+
+  // (d) The server.
+  let server;
+  if (options.server) {
+    log("server: 200 edits on a 5,000-line file, then 200 files open ...");
+    server = await benchServer([...files].sort());
+  }
+
+  const perf = (run, n) => ({ ...run.summary, files_per_s: round(n / (run.summary.wall_ms / 1000), 0), mb_per_s: round(bytes / 1048576 / (run.summary.wall_ms / 1000), 2) });
+  const commit = spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+  const dirty = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, encoding: "utf8" }).stdout.trim() !== "";
+  const results = {
+    commit,
+    dirty,
+    date: new Date().toISOString(),
+    node: process.version,
+    cores,
+    cpu: os.cpus()[0]?.model,
+    loadavg_before_server: os.loadavg().map((l) => round(l, 2)),
+    measurement: MEASUREMENT,
+    runs: options.runs,
+    warmup: 1,
+    corpus: { dir: corpus.dir, files: files.length, bytes, parse_errors: parsed.errors, sources: corpus.sources?.map(({ repo, commit }) => ({ repo, commit })) },
+    jobs,
+    parse_only_1: perf(parse1, files.length),
+    parse_only_n: { threads: jobs, ...perf(parseN, files.length) },
+    cli_cold: { files: files.length, findings, ...perf(cli, files.length) },
+    cli_warm: cliWarm ? perf(cliWarm, files.length) : null,
+    ast_grep: { version: spawnSync(AST_GREP, ["--version"], { encoding: "utf8" }).stdout.trim(), threads: cores, ...perf(astGrep, files.length) },
+    ratios: {
+      cli_over_parse_only_same_threads: round(cli.summary.wall_ms / parseN.summary.wall_ms, 2),
+      cli_over_parse_only_cpu: round(cli.summary.cpu_ms / parseN.summary.cpu_ms, 2),
+      cli_over_ast_grep: round(cli.summary.wall_ms / astGrep.summary.wall_ms, 2),
+      cli_over_ast_grep_cpu: round(cli.summary.cpu_ms / astGrep.summary.cpu_ms, 2),
+      cli_warm_over_cold: cliWarm ? round(cliWarm.summary.wall_ms / cli.summary.wall_ms, 2) : null,
+    },
+    server: server ?? null,
+  };
+  // With --json, standard output is the JSON object alone and the table goes to standard error.
+  if (options.json) {
+    console.log(JSON.stringify(results, null, 2));
+    printTable(results, console.error);
+  } else printTable(results, console.log);
+}
+
+function printTable(r, print) {
+  const mb = (r.corpus.bytes / 1048576).toFixed(1);
+  const out = [];
+  out.push(`synclint bench — ${r.commit.slice(0, 12)}${r.dirty ? " (dirty tree)" : ""}, node ${r.node}, ${r.cores} cores, ${r.cpu}`);
+  out.push(`corpus: ${r.corpus.dir} — ${r.corpus.files} files, ${mb} MiB${r.corpus.sources ? ` (${r.corpus.sources.map((s) => `${s.repo}@${s.commit.slice(0, 7)}`).join(", ")})` : ""}`);
+  out.push(`median of ${r.runs} runs after ${r.warmup} warm-up; CPU and peak RSS: ${r.measurement}; load average ${r.loadavg_before_server.join(" ")}`);
+  out.push("");
+  const rows = [
+    ["", "wall s", "(min–max)", "CPU s", "peak RSS MB", "files/s", "MB/s", "findings"],
+    row(`parse-only, 1 thread`, r.parse_only_1),
+    ...(r.jobs > 1 ? [row(`parse-only, ${r.jobs} threads`, r.parse_only_n)] : []),
+    row(`synclint CLI, cold (${r.jobs} worker${r.jobs === 1 ? "" : "s"})`, r.cli_cold, r.cli_cold.findings),
+    ...(r.cli_warm ? [row(`synclint CLI, warm --cache`, r.cli_warm, `${r.cli_warm.findings}${r.cli_warm.same_as_uncached ? "" : " (differs from uncached!)"}`)] : []),
+    row(`ast-grep scan -j ${r.ast_grep.threads} (1 rule)`, r.ast_grep, `${r.ast_grep.findings} (${r.ast_grep.files} files)`),
+  ];
+  out.push(...formatRows(rows));
+  out.push("");
+  out.push(`synclint / parse-only (${r.jobs} thread${r.jobs === 1 ? "" : "s"}): ${r.ratios.cli_over_parse_only_same_threads}× wall, ${r.ratios.cli_over_parse_only_cpu}× CPU   (target ≤ 1.3× wall)`);
+  out.push(`synclint / ast-grep -j ${r.ast_grep.threads}:        ${r.ratios.cli_over_ast_grep}× wall, ${r.ratios.cli_over_ast_grep_cpu}× CPU   (target ≤ 1.0× wall)`);
+  out.push(r.cli_warm ? `synclint warm --cache / cold:      ${r.ratios.cli_warm_over_cold}× wall   (target ≤ 0.25×)` : "synclint warm --cache: not measured (the CLI has no --cache option yet)");
+  if (r.server) {
+    const s = r.server;
+    const l = s.edit_to_diagnostics_ms;
+    out.push("");
+    out.push(`server: ${s.file_lines}-line file, open → diagnostics ${s.open_ms} ms (${s.diagnostics} diagnostics)`);
+    out.push(`  ${s.edits} one-character edits, didChange → publishDiagnostics (client side): median ${l.median} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms   (target p99 < 10 ms)`);
+    out.push(`  RSS: ${s.rss_idle_mb} MB idle, ${s.rss_after_open_mb} MB with ${s.open_files} files open (${(s.open_files_bytes / 1048576).toFixed(1)} MiB, all diagnosed in ${s.open_files_ms} ms), peak ${s.rss_peak_mb} MB   (target < 150 MB)`);
+  }
+  print(out.join("\n"));
+}
+
+function row(label, s, findings = "") {
+  return [label, (s.wall_ms / 1000).toFixed(2), `${(s.wall_ms_min / 1000).toFixed(2)}–${(s.wall_ms_max / 1000).toFixed(2)}`, (s.cpu_ms / 1000).toFixed(2), s.peak_rss_mb.toFixed(0), String(s.files_per_s), s.mb_per_s.toFixed(2), String(findings)];
+}
+
+function formatRows(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ").trimEnd());
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.stack ?? error}`);
+  process.exit(1);
+});
