@@ -2,8 +2,8 @@
  * Open documents: text, the tree-sitter tree kept in step with every edit (tree.edit + incremental re-parse),
  * and the last lint result for hovers and code actions.
  */
-import { SourceText, parsePython } from "synclint-rules";
-import type { PositionEncoding, Tree } from "synclint-rules";
+import { SourceText, buildSyntaxTree, parsePython, updateSyntaxTree } from "synclint-rules";
+import type { PositionEncoding, SyntaxTree, Tree } from "synclint-rules";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver";
 import { toOffset } from "./positions";
 
@@ -14,7 +14,14 @@ interface Point {
 
 export class OpenDocument {
   private currentSource: SourceText | undefined;
+  /** The tree of the current text, once parsed. */
   private currentTree: Tree | undefined;
+  /** An older tree with every edit since applied (`tree.edit`), not yet re-parsed. */
+  private editedTree: Tree | undefined;
+  /** The plain-object syntax tree of `currentTree`, and what changed since the last one was built. */
+  private currentSyntax: SyntaxTree | undefined;
+  private previousSyntax: SyntaxTree | undefined;
+  private change: { start: number; end: number; delta: number } | undefined;
 
   constructor(readonly uri: string, public version: number, private currentText: string) {}
 
@@ -27,54 +34,121 @@ export class OpenDocument {
     return this.currentSource;
   }
 
-  /** The tree for the current text, parsed (incrementally when an edited tree exists) on demand. */
+  /**
+   * The tree for the current text, parsed on demand: incrementally from the edited tree when there is one, so
+   * a burst of changes costs one re-parse. Callers check `skipReason` first: huge or binary text is not parsed.
+   */
   get tree(): Tree {
-    if (!this.currentTree) this.currentTree = parsePython(this.currentText);
+    if (!this.currentTree) {
+      const edited = this.editedTree;
+      this.editedTree = undefined;
+      try {
+        let tree = parsePython(this.currentText, edited);
+        if (edited && tree.rootNode.hasError) {
+          // Error recovery can differ between an incremental and a fresh parse (found by fuzzing); while the
+          // text has syntax errors, parse it afresh so diagnostics always equal a fresh lint.
+          tree.delete();
+          tree = parsePython(this.currentText);
+          this.change = undefined;
+        } else if (edited && this.change) {
+          for (const range of tree.getChangedRanges(edited)) {
+            this.change.start = Math.min(this.change.start, range.startIndex);
+            this.change.end = Math.max(this.change.end, range.endIndex);
+          }
+        }
+        this.currentTree = tree;
+      } finally {
+        edited?.delete();
+      }
+    }
     return this.currentTree;
+  }
+
+  /**
+   * The plain-object syntax tree of the current text: after an edit, the top-level statements outside the
+   * change are reused from the previous one and only the changed ones are copied out of WASM.
+   */
+  get syntax(): SyntaxTree {
+    if (!this.currentSyntax) {
+      const tree = this.tree;
+      const previous = this.previousSyntax;
+      this.currentSyntax = previous && this.change ? updateSyntaxTree(tree, previous, this.change) : buildSyntaxTree(tree);
+      this.previousSyntax = undefined;
+      this.change = undefined;
+    }
+    return this.currentSyntax;
   }
 
   /** Applies LSP content changes in order; ranges are in the negotiated encoding. */
   applyChanges(changes: readonly TextDocumentContentChangeEvent[], version: number, encoding: PositionEncoding): void {
-    let edited: Tree | undefined = this.currentTree;
+    let edited: Tree | undefined = this.currentTree ?? this.editedTree;
     this.currentTree = undefined;
-    for (const change of changes) {
-      if (!("range" in change) || !change.range) {
-        edited?.delete();
-        edited = undefined;
-        this.setText(change.text);
-        continue;
-      }
-      const source = this.source;
-      const startIndex = toOffset(source, change.range.start, encoding);
-      const oldEndIndex = Math.max(startIndex, toOffset(source, change.range.end, encoding));
-      const old = this.currentText;
-      const text = old.slice(0, startIndex) + change.text + old.slice(oldEndIndex);
-      if (edited) {
-        const startPosition = pointAt(old, startIndex);
-        edited.edit({
-          startIndex,
-          oldEndIndex,
-          newEndIndex: startIndex + change.text.length,
-          startPosition,
-          oldEndPosition: advance(startPosition, old, startIndex, oldEndIndex),
-          newEndPosition: advance(startPosition, change.text, 0, change.text.length),
-        });
-      }
-      this.setText(text);
+    this.editedTree = undefined;
+    if (this.currentSyntax) {
+      this.previousSyntax = this.currentSyntax;
+      this.currentSyntax = undefined;
+      this.change = undefined;
     }
-    this.version = version;
-    if (edited) {
-      try {
-        this.currentTree = parsePython(this.currentText, edited);
-      } finally {
-        edited.delete();
+    try {
+      for (const change of changes) {
+        if (!("range" in change) || !change.range) {
+          edited?.delete();
+          edited = undefined;
+          this.previousSyntax = undefined;
+          this.change = undefined;
+          this.setText(change.text);
+          continue;
+        }
+        const source = this.source;
+        const startIndex = toOffset(source, change.range.start, encoding);
+        const oldEndIndex = Math.max(startIndex, toOffset(source, change.range.end, encoding));
+        const old = this.currentText;
+        const text = old.slice(0, startIndex) + change.text + old.slice(oldEndIndex);
+        this.recordChange(startIndex, oldEndIndex, startIndex + change.text.length);
+        if (edited) {
+          const startPosition = pointAt(old, startIndex);
+          edited.edit({
+            startIndex,
+            oldEndIndex,
+            newEndIndex: startIndex + change.text.length,
+            startPosition,
+            oldEndPosition: advance(startPosition, old, startIndex, oldEndIndex),
+            newEndPosition: advance(startPosition, change.text, 0, change.text.length),
+          });
+        }
+        this.setText(text);
       }
+    } catch (error) {
+      edited?.delete();
+      throw error;
+    } finally {
+      this.version = version;
     }
+    this.editedTree = edited;
+  }
+
+  /** Grows the changed region (in the new text's offsets) to cover one more edit. */
+  private recordChange(start: number, oldEnd: number, newEnd: number): void {
+    if (!this.previousSyntax) return;
+    const delta = newEnd - oldEnd;
+    const current = this.change;
+    if (!current) {
+      this.change = { start, end: newEnd, delta };
+      return;
+    }
+    // Map the earlier region through this edit, then take the union.
+    const mappedStart = current.start <= start ? current.start : current.start >= oldEnd ? current.start + delta : start;
+    const mappedEnd = current.end <= start ? current.end : current.end >= oldEnd ? current.end + delta : newEnd;
+    this.change = { start: Math.min(mappedStart, start), end: Math.max(mappedEnd, newEnd), delta: current.delta + delta };
   }
 
   close(): void {
+    this.currentSyntax = undefined;
+    this.previousSyntax = undefined;
     this.currentTree?.delete();
     this.currentTree = undefined;
+    this.editedTree?.delete();
+    this.editedTree = undefined;
   }
 
   private setText(text: string): void {
@@ -83,24 +157,24 @@ export class OpenDocument {
   }
 }
 
-/** Tree-sitter points count rows at `\n` only; columns are UTF-16 code units here. */
+/**
+ * Tree-sitter points, as `parsePython` sees the text: rows end at `\n` and at a lone `\r` (which it parses
+ * as `\n`); columns are UTF-16 code units.
+ */
 function pointAt(text: string, offset: number): Point {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  return { row, column: offset - lineStart };
+  return advance({ row: 0, column: 0 }, text, 0, offset);
 }
 
 /** The point reached from `from` after the text `text[start, end)`. */
 function advance(from: Point, text: string, start: number, end: number): Point {
   let row = from.row;
   let lineStart = -1;
-  for (let i = text.indexOf("\n", start); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) {
-    row++;
-    lineStart = i + 1;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) {
+      row++;
+      lineStart = i + 1;
+    }
   }
   return lineStart === -1 ? { row, column: from.column + (end - start) } : { row, column: end - lineStart };
 }

@@ -2,7 +2,7 @@
  * Runs the engine on an open document with its incremental tree, and keeps the last result (and the
  * syntax tree it was computed from) for hovers and code actions. Never throws: a failure is logged once.
  */
-import { buildSyntaxTree, lintSyntaxTree } from "synclint-rules";
+import { lintSyntaxTree } from "synclint-rules";
 import type { LintResult, ResolvedConfig, SyntaxTree } from "synclint-rules";
 import type { OpenDocument } from "./documents";
 import { filePathOf } from "./configuration";
@@ -23,7 +23,7 @@ export class Linter {
 
   lint(document: OpenDocument, config: ResolvedConfig): DocumentLint | undefined {
     try {
-      const syntax = buildSyntaxTree(document.tree);
+      const syntax = document.syntax;
       const result = lintSyntaxTree(document.text, syntax, { filePath: filePathOf(document.uri), config });
       const lint: DocumentLint = { version: document.version, text: document.text, result, syntax, config };
       this.lastByUri.set(document.uri, lint);

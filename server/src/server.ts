@@ -1,26 +1,40 @@
 /**
  * The language server: capabilities are declared in `capabilities()`, and each request or notification has one
- * handler. Push diagnostics by default; pull diagnostics when the client supports `textDocument/diagnostic`.
+ * handler. Push diagnostics by default; pull diagnostics (`textDocument/diagnostic`, `workspace/diagnostic`)
+ * when the client supports them. `synclint.lintWorkspace` lints every Python file under the workspace folders.
  */
+import { pathToFileURL } from "url";
 import {
+  CancellationToken,
   Connection,
+  Diagnostic,
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
+  ExecuteCommandRequest,
   InitializeParams,
   InitializeResult,
+  MessageType,
+  PublishDiagnosticsParams,
   ServerCapabilities,
   TextDocumentSyncKind,
+  WorkDoneProgressReporter,
+  WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver";
-import { initParser } from "synclint-rules";
+import { ConfigError, initParser } from "synclint-rules";
 import type { PositionEncoding } from "synclint-rules";
 import { DocumentStore, OpenDocument } from "./documents";
 import { Configuration, DEFAULT_SETTINGS, filePathOf, parseSettings } from "./configuration";
 import { Linter, DocumentLint } from "./linting";
-import { toDiagnostics } from "./diagnostics";
+import { SOURCE, toDiagnostics } from "./diagnostics";
 import { hoverAt } from "./hover";
-import { codeActionsFor, SHOW_DOCUMENTATION_COMMAND } from "./code-actions";
+import { codeActionsFor, FIX_ALL_KIND, SHOW_DOCUMENTATION_COMMAND } from "./code-actions";
 import { negotiateEncoding, toOffset } from "./positions";
+import { skipReason } from "./limits";
+import { diskStamp, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
+
+export const LINT_WORKSPACE_COMMAND = "synclint.lintWorkspace";
 
 interface ClientSupport {
   pullDiagnostics: boolean;
@@ -29,15 +43,41 @@ interface ClientSupport {
   configurationRegistration: boolean;
   watchedFilesRegistration: boolean;
   showDocument: boolean;
+  workspaceFolders: boolean;
 }
+
+/** What `synclint.lintWorkspace` returns. */
+export interface WorkspaceLintSummary {
+  files: number;
+  diagnostics: number;
+  skipped: number;
+  cancelled: boolean;
+}
+
+interface Evaluation {
+  lint?: DocumentLint;
+  diagnostics: Diagnostic[];
+}
+
+/** Long loops over files give the event loop a turn this often, so requests are still served. */
+const YIELD_EVERY_MS = 15;
 
 export class SynclintServer {
   private readonly documents = new DocumentStore();
   private readonly linter: Linter;
   private configuration = new Configuration(process.cwd());
   private encoding: PositionEncoding = "utf-16";
-  private support: ClientSupport = { pullDiagnostics: false, diagnosticRefresh: false, configuration: false, configurationRegistration: false, watchedFilesRegistration: false, showDocument: false };
+  private support: ClientSupport = { pullDiagnostics: false, diagnosticRefresh: false, configuration: false, configurationRegistration: false, watchedFilesRegistration: false, showDocument: false, workspaceFolders: false };
   private readonly configErrorsShown = new Set<string>();
+  /** Configuration files with a diagnostic published on them (a load error). */
+  private readonly configProblemUris = new Set<string>();
+  private folders: string[] = [];
+  /** Closed files whose diagnostics `synclint.lintWorkspace` pushed. */
+  private readonly workspacePushed = new Set<string>();
+  /** The client pulls workspace diagnostics: the workspace command then refreshes instead of pushing. */
+  private workspacePulled = false;
+  /** Bumped whenever settings or configuration files change (part of every pull result id). */
+  private generation = 0;
 
   constructor(private readonly connection: Connection) {
     this.linter = new Linter((message) => connection.console.error(message));
@@ -46,8 +86,13 @@ export class SynclintServer {
   listen(): void {
     const c = this.connection;
     c.onInitialize((params) => this.initialize(params));
-    c.onInitialized(() => this.initialized());
-    c.onDidOpenTextDocument(({ textDocument }) => this.changed(this.documents.open(textDocument.uri, textDocument.version, textDocument.text)));
+    c.onInitialized(() => this.guardAsync(() => this.initialized()));
+    c.onDidOpenTextDocument(({ textDocument }) => {
+      const document = this.documents.open(textDocument.uri, textDocument.version, textDocument.text);
+      // Pull clients own open documents' diagnostics: clear what the workspace lint pushed for this file.
+      if (this.support.pullDiagnostics && this.workspacePushed.has(textDocument.uri)) this.send({ uri: textDocument.uri, diagnostics: [] });
+      this.changed(document);
+    });
     c.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
       const document = this.documents.get(textDocument.uri);
       if (!document) return;
@@ -57,27 +102,34 @@ export class SynclintServer {
     c.onDidCloseTextDocument(({ textDocument }) => {
       this.documents.close(textDocument.uri);
       this.linter.forget(textDocument.uri);
-      if (!this.support.pullDiagnostics) void c.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
+      const file = filePathOf(textDocument.uri);
+      if (file && this.workspacePushed.has(textDocument.uri) && !(this.support.pullDiagnostics && this.workspacePulled)) {
+        // A file of the linted workspace keeps diagnostics, now those of its content on disk.
+        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding)) : [];
+        this.send({ uri: textDocument.uri, diagnostics: diagnostics ?? [] });
+      } else if (!this.support.pullDiagnostics) this.send({ uri: textDocument.uri, diagnostics: [] });
     });
     c.onDidChangeConfiguration((params) => this.guardAsync(() => this.reloadSettings(params.settings)));
-    c.onDidChangeWatchedFiles(() => {
-      this.configuration.reset();
-      this.configErrorsShown.clear();
-      this.relintAll();
-    });
+    c.onDidChangeWatchedFiles(() => this.guard(() => this.configurationFilesChanged()));
     c.onHover(({ textDocument, position }) => {
       const document = this.documents.get(textDocument.uri);
       const lint = document && this.currentLint(document);
       if (!document || !lint) return null;
-      return hoverAt(lint, toOffset(lint.result.source, position, this.encoding), this.encoding);
+      return this.guard(() => hoverAt(lint, toOffset(lint.result.source, position, this.encoding), this.encoding)) ?? null;
     });
     c.onCodeAction(({ textDocument, context }) => {
       const document = this.documents.get(textDocument.uri);
       const lint = document && this.currentLint(document);
       if (!document || !lint) return [];
-      return codeActionsFor(textDocument.uri, lint, context.diagnostics, this.encoding);
+      return this.guard(() => codeActionsFor(textDocument.uri, lint, context.diagnostics, this.encoding, context.only)) ?? [];
     });
-    c.onExecuteCommand(async ({ command, arguments: args }) => {
+    // Registered directly (not with onExecuteCommand, which hides whether the client sent a workDoneToken).
+    c.onRequest(ExecuteCommandRequest.type, async ({ command, arguments: args, workDoneToken }, token) => {
+      if (command === LINT_WORKSPACE_COMMAND) {
+        const given = c.window.attachWorkDoneProgress(workDoneToken);
+        const progress = workDoneToken !== undefined ? given : await c.window.createWorkDoneProgress().catch(() => given);
+        return this.lintWorkspace(progress, token);
+      }
       if (command !== SHOW_DOCUMENTATION_COMMAND || typeof args?.[0] !== "string") return null;
       if (this.support.showDocument) await c.window.showDocument({ uri: args[0], external: true });
       else c.window.showInformationMessage(`synclint documentation: ${args[0]}`);
@@ -85,9 +137,10 @@ export class SynclintServer {
     });
     c.languages.diagnostics.on(({ textDocument }) => {
       const document = this.documents.get(textDocument.uri);
-      const lint = document && this.settingsAllow() ? this.currentLint(document) : undefined;
-      return { kind: DocumentDiagnosticReportKind.Full, items: lint ? toDiagnostics(lint.result, this.encoding) : [] };
+      const diagnostics = document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : [];
+      return { kind: DocumentDiagnosticReportKind.Full, items: diagnostics };
     });
+    c.languages.diagnostics.onWorkspace((params, token) => this.workspaceDiagnostics(params.previousResultIds, token));
     c.onShutdown(() => {
       for (const document of this.documents.all()) this.documents.close(document.uri);
     });
@@ -99,9 +152,10 @@ export class SynclintServer {
       positionEncoding: this.encoding,
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: ["quickfix"] },
-      executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND] },
-      ...(this.support.pullDiagnostics ? { diagnosticProvider: { identifier: "synclint", interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+      codeActionProvider: { codeActionKinds: ["quickfix", FIX_ALL_KIND] },
+      executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND, LINT_WORKSPACE_COMMAND] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      ...(this.support.pullDiagnostics ? { diagnosticProvider: { identifier: "synclint", interFileDependencies: false, workspaceDiagnostics: true } } : {}),
     };
   }
 
@@ -115,9 +169,12 @@ export class SynclintServer {
       configurationRegistration: capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true,
       watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
       showDocument: capabilities.window?.showDocument?.support === true,
+      workspaceFolders: capabilities.workspace?.workspaceFolders === true,
     };
-    const root = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
-    this.configuration = new Configuration((root && filePathOf(root)) ?? params.rootPath ?? process.cwd());
+    const folderUris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    this.folders = folderUris.map(filePathOf).filter((f): f is string => f !== undefined);
+    if (this.folders.length === 0 && params.rootPath) this.folders = [params.rootPath];
+    this.configuration = new Configuration(this.folders[0] ?? process.cwd());
     this.configuration.settings = parseSettings(params.initializationOptions?.settings ?? params.initializationOptions);
     await initParser();
     return { capabilities: this.capabilities(), serverInfo: { name: "synclint", version: "0.1.0" } };
@@ -125,11 +182,17 @@ export class SynclintServer {
 
   private async initialized(): Promise<void> {
     const c = this.connection;
-    if (this.support.configurationRegistration) void c.client.register(DidChangeConfigurationNotification.type, { section: "synclint" });
+    if (this.support.configurationRegistration) c.client.register(DidChangeConfigurationNotification.type, { section: "synclint" }).catch((error) => this.logError(error));
     if (this.support.watchedFilesRegistration) {
-      void c.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/pyproject.toml" }, { globPattern: "**/synclint.toml" }] });
+      c.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/pyproject.toml" }, { globPattern: "**/synclint.toml" }] }).catch((error) => this.logError(error));
     }
-    if (this.support.configuration) await this.guardAsync(() => this.reloadSettings(undefined));
+    if (this.support.workspaceFolders) {
+      c.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+        const gone = new Set(removed.map((f) => filePathOf(f.uri)));
+        this.folders = [...this.folders.filter((f) => !gone.has(f)), ...added.map((f) => filePathOf(f.uri)).filter((f): f is string => f !== undefined)];
+      });
+    }
+    if (this.support.configuration) await this.reloadSettings(undefined);
   }
 
   private async reloadSettings(pushed: unknown): Promise<void> {
@@ -137,6 +200,17 @@ export class SynclintServer {
     if (this.support.configuration) raw = await this.connection.workspace.getConfiguration("synclint");
     this.configuration.reset(raw === undefined || raw === null ? DEFAULT_SETTINGS : parseSettings(raw));
     this.configErrorsShown.clear();
+    this.generation++;
+    this.relintAll();
+  }
+
+  /** `pyproject.toml` or `synclint.toml` changed on disk: reload them and re-lint open documents. */
+  private configurationFilesChanged(): void {
+    this.configuration.reset();
+    this.configErrorsShown.clear();
+    for (const uri of this.configProblemUris) this.send({ uri, diagnostics: [] });
+    this.configProblemUris.clear();
+    this.generation++;
     this.relintAll();
   }
 
@@ -144,31 +218,55 @@ export class SynclintServer {
     return this.configuration.settings.enable;
   }
 
-  /** The lint of the document's current text, computing it if needed. */
-  private currentLint(document: OpenDocument): DocumentLint | undefined {
-    const last = this.linter.last(document);
-    if (last) return last;
-    const { config, error } = this.configuration.forDocument(document.uri);
-    if (error && !this.configErrorsShown.has(error.message)) {
-      this.configErrorsShown.add(error.message);
-      this.connection.window.showErrorMessage(`synclint: ${error.message} (using the default configuration)`);
-    }
-    return this.linter.lint(document, config);
+  /** What to report for the document's current text: its lint, or why it is not linted. Cached per text. */
+  private evaluate(document: OpenDocument): Evaluation {
+    if (!this.settingsAllow()) return { diagnostics: [] };
+    const reason = skipReason(document.text);
+    if (reason) return { diagnostics: [skippedDiagnostic(reason)] };
+    const { config, error, lastGood } = this.configuration.forDocument(document.uri);
+    if (error) this.reportConfigError(error, lastGood === true);
+    if (this.configuration.excludes(filePathOf(document.uri), config)) return { diagnostics: [] };
+    const lint = this.linter.last(document) ?? this.linter.lint(document, config);
+    return { lint, diagnostics: lint ? toDiagnostics(lint.result, this.encoding) : [] };
   }
 
+  /** The lint of the document's current text, computing it if needed (hovers, code actions). */
+  private currentLint(document: OpenDocument): DocumentLint | undefined {
+    return this.guard(() => this.evaluate(document))?.lint;
+  }
+
+  /** A bad configuration file: said once per distinct error, as a message and as a diagnostic on the file. */
+  private reportConfigError(error: ConfigError, lastGood: boolean): void {
+    if (this.configErrorsShown.has(error.message)) return;
+    this.configErrorsShown.add(error.message);
+    const fallback = lastGood ? "using the last good configuration" : "using the default configuration";
+    this.connection.sendNotification("window/showMessage", { type: MessageType.Error, message: `synclint: ${error.message} (${fallback})` }).catch((e) => this.logError(e));
+    const at = /line (\d+), column (\d+)/.exec(error.detail);
+    const position = at ? { line: Number(at[1]) - 1, character: Number(at[2]) - 1 } : { line: 0, character: 0 };
+    const uri = pathToFileURL(error.file).href;
+    this.configProblemUris.add(uri);
+    this.send({ uri, diagnostics: [{ range: { start: position, end: position }, severity: DiagnosticSeverity.Error, source: SOURCE, code: "config-error", message: `${error.key ? `"${error.key}": ` : ""}${error.detail} (synclint is ${fallback})` }] });
+  }
+
+  /**
+   * A change to an open document. Push clients get its diagnostics after two turns of the event loop, and only
+   * if no newer change arrived meanwhile: a burst of queued changes is linted once, at its last version. The
+   * delay is two empty event-loop turns, not a timer, so the latency measured per edit is that of the lint.
+   */
   private changed(document: OpenDocument): void {
     if (this.support.pullDiagnostics) return;
-    this.publish(document);
+    const version = document.version;
+    setImmediate(() =>
+      setImmediate(() => {
+        if (this.documents.get(document.uri) !== document || document.version !== version) return;
+        this.publish(document);
+      }),
+    );
   }
 
   private publish(document: OpenDocument): void {
-    const c = this.connection;
-    if (!this.settingsAllow()) {
-      void c.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: [] });
-      return;
-    }
-    const lint = this.guard(() => this.currentLint(document));
-    void c.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: lint ? toDiagnostics(lint.result, this.encoding) : [] });
+    const diagnostics = this.guard(() => this.evaluate(document))?.diagnostics ?? [];
+    this.send({ uri: document.uri, version: document.version, diagnostics });
   }
 
   private relintAll(): void {
@@ -180,11 +278,123 @@ export class SynclintServer {
     for (const document of this.documents.all()) this.publish(document);
   }
 
+  /** `synclint.lintWorkspace`: lints every Python file under the workspace folders, reporting progress. */
+  private async lintWorkspace(progress: WorkDoneProgressReporter & { token?: CancellationToken }, token: CancellationToken): Promise<WorkspaceLintSummary> {
+    const summary: WorkspaceLintSummary = { files: 0, diagnostics: 0, skipped: 0, cancelled: false };
+    const push = !(this.support.pullDiagnostics && this.workspacePulled);
+    progress.begin("synclint: linting the workspace", 0, "finding Python files", true);
+    try {
+      const files = this.guard(() => workspaceFiles(this.folders)) ?? [];
+      const open = this.openByPath();
+      const seen = new Set<string>();
+      let lastYield = Date.now();
+      let lastReport = 0;
+      for (const [index, file] of files.entries()) {
+        if (Date.now() - lastYield > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
+        if (token.isCancellationRequested || progress.token?.isCancellationRequested) {
+          summary.cancelled = true;
+          break;
+        }
+        if (Date.now() - lastReport > 100 || index === files.length - 1) {
+          progress.report(Math.round((100 * index) / Math.max(1, files.length)), `${index + 1}/${files.length} ${file}`);
+          lastReport = Date.now();
+        }
+        summary.files++;
+        const document = open.get(file);
+        if (document) {
+          // Open documents already have live diagnostics for their unsaved text; once closed, their file's.
+          summary.diagnostics += this.guard(() => this.evaluate(document))?.diagnostics.length ?? 0;
+          if (push) this.workspacePushed.add(document.uri);
+          seen.add(document.uri);
+          continue;
+        }
+        const uri = pathToFileURL(file).href;
+        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding)) : [];
+        if (diagnostics === undefined) {
+          summary.skipped++;
+          continue;
+        }
+        seen.add(uri);
+        summary.diagnostics += diagnostics.length;
+        if (push) {
+          this.workspacePushed.add(uri);
+          this.send({ uri, diagnostics });
+        }
+      }
+      if (!summary.cancelled) {
+        // Files deleted or excluded since the last run lose their diagnostics.
+        for (const uri of [...this.workspacePushed]) {
+          if (seen.has(uri)) continue;
+          this.workspacePushed.delete(uri);
+          if (!this.documents.get(uri)) this.send({ uri, diagnostics: [] });
+        }
+      }
+      if (!push && this.support.diagnosticRefresh) this.connection.languages.diagnostics.refresh();
+    } finally {
+      progress.done();
+    }
+    return summary;
+  }
+
+  /** `workspace/diagnostic`: every Python file under the folders; unchanged files are answered by result id. */
+  private async workspaceDiagnostics(previous: Array<{ uri: string; value: string }>, token: CancellationToken): Promise<{ items: WorkspaceDocumentDiagnosticReport[] }> {
+    this.workspacePulled = true;
+    const before = new Map(previous.map((p) => [p.uri, p.value]));
+    const items: WorkspaceDocumentDiagnosticReport[] = [];
+    const open = this.openByPath();
+    let lastYield = Date.now();
+    for (const file of this.guard(() => workspaceFiles(this.folders)) ?? []) {
+      if (Date.now() - lastYield > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        lastYield = Date.now();
+      }
+      if (token.isCancellationRequested) break;
+      const document = open.get(file);
+      if (!document && this.guard(() => this.configuration.excludes(file, this.configuration.forFile(file).config)) !== false) continue;
+      const uri = document?.uri ?? pathToFileURL(file).href;
+      const stamp = document ? `open:${document.version}` : diskStamp(file);
+      if (stamp === undefined) continue;
+      const resultId = `${this.generation}:${this.encoding}:${this.settingsAllow()}:${stamp}`;
+      const version = document ? document.version : null;
+      if (before.get(uri) === resultId) {
+        items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
+        continue;
+      }
+      const diagnostics = !this.settingsAllow() ? [] : document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding));
+      items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: diagnostics ?? [] });
+    }
+    return { items };
+  }
+
+  private openByPath(): Map<string, OpenDocument> {
+    const byPath = new Map<string, OpenDocument>();
+    for (const document of this.documents.all()) {
+      const file = filePathOf(document.uri);
+      if (file) byPath.set(file, document);
+    }
+    return byPath;
+  }
+
+  private send(params: PublishDiagnosticsParams): void {
+    this.connection.sendDiagnostics(params).catch((error) => this.logError(error));
+  }
+
+  private logError(error: unknown): void {
+    try {
+      this.connection.console.error(`synclint: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    } catch {
+      // The connection is gone: nothing left to tell.
+    }
+  }
+
   private guard<T>(work: () => T): T | undefined {
     try {
       return work();
     } catch (error) {
-      this.connection.console.error(`synclint: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logError(error);
       return undefined;
     }
   }
@@ -193,7 +403,7 @@ export class SynclintServer {
     try {
       await work();
     } catch (error) {
-      this.connection.console.error(`synclint: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logError(error);
     }
   }
 }

@@ -84,18 +84,22 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   const config = options.config ?? resolveConfig({}, process.cwd());
   const problems: Problem[] = [];
   const suppressions = parseSuppressions(syntax.comments, source);
-  const locate = (start: number, end: number) => {
+  // tree-sitter's comment token takes the `\r` of a CRLF; a range never ends inside a line break.
+  const outsideLineBreak = (offset: number) => (text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10 ? offset - 1 : offset);
+  const locate = (rawStart: number, rawEnd: number) => {
+    const start = outsideLineBreak(rawStart);
+    const end = Math.max(start, outsideLineBreak(rawEnd));
     const from = source.position(start);
     const to = source.position(end);
     return { start, end, line: from.line + 1, column: from.character + 1, endLine: to.line + 1, endColumn: to.character + 1 };
   };
 
-  if (syntax.problems.length > 0) {
-    const first = syntax.problems[0];
+  const syntaxProblems = [...syntax.problems, ...pythonOnlyProblems(syntax.root, text)].sort((a, b) => a.offset - b.offset);
+  if (syntaxProblems.length > 0) {
+    const first = syntaxProblems[0];
     const where = source.position(first.offset);
     const near = source.lineText(where.line).trim().slice(0, 40);
-    const what = first.kind === "ERROR" ? "invalid syntax" : `expected \`${first.kind}\``;
-    problems.push({ kind: "parse-error", message: `Parsing error: ${what} near \`${near}\` (findings in the rest of the file are still reported)`, severity: "error", ...locate(first.offset, first.offset) });
+    problems.push({ kind: "parse-error", message: `Parsing error: ${describeProblem(first.kind)} near \`${near}\` (findings in the rest of the file are still reported)`, severity: "error", ...locate(first.offset, first.offset) });
   }
   if (suppressions.disableFile) return { findings: [], problems, source };
 
@@ -166,7 +170,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
       hot: site.hot,
       context: site,
       evidence: descriptor.evidence,
-      fixes: descriptor.fixes ?? [],
+      // The metadata is the contract (ESLint enforces the same): a rule offers only the kinds of fix it declares.
+      fixes: (descriptor.fixes ?? []).filter((fix) => (fix.safe ? rule.meta.fixable : rule.meta.hasSuggestions)),
     });
   }
 
@@ -208,6 +213,29 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
   problems.sort((a, b) => a.start - b.start);
   return { findings, problems, source };
+}
+
+/** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects: empty blocks and Python 2 statements. */
+function pythonOnlyProblems(root: SyntaxNode, text: string): Array<{ offset: number; kind: string }> {
+  const found: Array<{ offset: number; kind: string }> = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "block" && node.children.length === 0) found.push({ offset: node.start, kind: "empty-block" });
+    else if (node.type === "print_statement" || node.type === "exec_statement") found.push({ offset: node.start, kind: "python2" });
+    else if (node.type === "except_clause" && node.children.filter((c) => c.field === "value").length > 1) found.push({ offset: node.start, kind: "python2" });
+    else if (node.type === "string" && text.charCodeAt(node.start) === 96) found.push({ offset: node.start, kind: "python2" }); // `x` (repr)
+    for (const child of node.children) stack.push(child);
+  }
+  return found;
+}
+
+function describeProblem(kind: string): string {
+  if (kind === "ERROR") return "invalid syntax";
+  if (kind === "empty-block") return "expected an indented block";
+  if (kind === "python2") return "Python 2 syntax (synclint reads Python 3)";
+  if (kind === "_dedent" || kind === "_indent" || kind === "_newline") return "unexpected indentation";
+  return `expected \`${kind.replace(/^_/, "")}\``;
 }
 
 const NO_VISITORS: ReadonlyArray<{ rule: Rule; visit: (node: SyntaxNode) => void }> = [];

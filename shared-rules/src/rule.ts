@@ -34,6 +34,10 @@ export interface RuleMeta {
   hotPathOnly: boolean;
   /** Inside `torch.compile`, this hazard is a graph break and is reported as `sync-in-compiled-region`. */
   breaksCompiledGraph: boolean;
+  /** The rule can offer safe fixes (applied by `--fix` and fix-all). */
+  fixable: boolean;
+  /** The rule can offer suggestions (fixes that may change behaviour; `--unsafe-fixes`, code actions). */
+  hasSuggestions: boolean;
   docs: RuleDocs;
   /**
    * Messages by id. `{{where}}` and `{{frequency}}` are filled in by the engine from the hot-path

@@ -39,7 +39,8 @@ export class SourceText {
       if (this.lineStarts[middle] <= clamped) low = middle;
       else high = middle - 1;
     }
-    return { line: low, character: clamped - this.lineStarts[low] };
+    // An offset inside a line break (between `\r` and `\n`) belongs to the end of its line.
+    return { line: low, character: Math.min(clamped, this.lineEnd(low)) - this.lineStarts[low] };
   }
 
   /** The offset of a UTF-16 position; characters past the end of the line clamp to its end. */

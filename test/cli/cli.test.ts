@@ -229,6 +229,22 @@ describe("synclint command line", () => {
     assert.strictEqual(json(parallel).filter((r) => r.messages.length > 0).length, 20);
   });
 
+  it("reuses cached results for unchanged files and re-lints changed ones (--cache)", () => {
+    const dir = workspace({ "a.py": TRAIN_LOOP, "b.py": CLEAN });
+    const cacheDir = path.join(dir, "cache");
+    const first = synclint(["--format", "json", "--cache-location", cacheDir, "a.py", "b.py"], { cwd: dir });
+    const cacheFiles = fs.readdirSync(cacheDir, { recursive: true }).map(String);
+    assert.ok(cacheFiles.some((name) => name.endsWith("results.json")), cacheFiles.join(", "));
+    const second = synclint(["--format", "json", "--cache-location", cacheDir, "a.py", "b.py"], { cwd: dir });
+    assert.strictEqual(second.stdout, first.stdout);
+    fs.writeFileSync(path.join(dir, "b.py"), TRAIN_LOOP);
+    const third = json(synclint(["--format", "json", "--cache-location", cacheDir, "a.py", "b.py"], { cwd: dir }));
+    assert.deepStrictEqual(third.map((r) => r.messages.map((m) => m.line)), [[8], [8]]);
+    // A different configuration is a different key: ignoring the rule must not serve the cached finding.
+    const ignored = json(synclint(["--format", "json", "--cache-location", cacheDir, "--ignore", "item-in-hot-path", "a.py"], { cwd: dir }));
+    assert.deepStrictEqual(ignored[0].messages, []);
+  });
+
   it("explains a rule from its metadata", () => {
     const run = synclint(["--explain", "SYN105"]);
     assert.strictEqual(run.status, 0);

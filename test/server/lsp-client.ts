@@ -16,6 +16,12 @@ export class TestClient {
   readonly connection: MessageConnection;
   readonly published: PublishedDiagnostics[] = [];
   readonly logs: string[] = [];
+  /** `window/showMessage` notifications, `$/progress` notifications and `window/workDoneProgress/create` tokens. */
+  readonly messages: Array<{ type: number; message: string }> = [];
+  readonly progress: Array<{ token: string | number; value: any }> = [];
+  readonly progressCreated: Array<string | number> = [];
+  /** When set, `window/workDoneProgress/create` is answered with an error. */
+  refuseProgress = false;
   settings: unknown = {};
   exitCode: Promise<number | null>;
   private waiters: Array<() => void> = [];
@@ -34,11 +40,18 @@ export class TestClient {
     this.connection.onRequest("client/registerCapability", () => null);
     this.connection.onRequest("window/showDocument", () => ({ success: true }));
     this.connection.onRequest("workspace/diagnostic/refresh", () => null);
+    this.connection.onNotification("window/showMessage", (params: { type: number; message: string }) => this.messages.push(params));
+    this.connection.onNotification("$/progress", (params: { token: string | number; value: any }) => this.progress.push(params));
+    this.connection.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
+      if (this.refuseProgress) throw new Error("no progress here");
+      this.progressCreated.push(params.token);
+      return null;
+    });
     this.connection.listen();
   }
 
-  async initialize(capabilities: Record<string, unknown> = {}, rootUri: string | null = null): Promise<any> {
-    const result = await this.connection.sendRequest("initialize", { processId: process.pid, rootUri, capabilities });
+  async initialize(capabilities: Record<string, unknown> = {}, rootUri: string | null = null, initializationOptions?: unknown): Promise<any> {
+    const result = await this.connection.sendRequest("initialize", { processId: process.pid, rootUri, capabilities, initializationOptions });
     await this.connection.sendNotification("initialized", {});
     return result;
   }
@@ -70,6 +83,22 @@ export class TestClient {
         });
       });
     }
+  }
+
+  /** Waits until `check` holds, polling; fails with the server log after `timeoutMs`. */
+  async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 10000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; server log:\n${this.logs.join("")}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** The latest diagnostics published for `uri`, if any. */
+  latest(uri: string): PublishedDiagnostics | undefined {
+    return this.published.filter((p) => p.uri === uri).at(-1);
   }
 
   async shutdown(): Promise<number | null> {

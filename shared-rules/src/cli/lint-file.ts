@@ -2,7 +2,13 @@
 import { ConfigError, ConfigResolver, isExcluded } from "../config";
 import { lintSource, Finding, Problem } from "../lint";
 import { readSourceFile } from "../read-source";
-import type { Severity } from "../rule";
+import type { Fix, Severity, TextEdit } from "../rule";
+
+/** ESLint's fix shape: one replacement of `text[range[0], range[1])`. */
+export interface EslintFix {
+  range: [number, number];
+  text: string;
+}
 
 export interface Message {
   ruleId: string | null;
@@ -18,6 +24,12 @@ export interface Message {
   hot?: boolean;
   /** Why the site is considered hot (or not). */
   reason?: string;
+  /** Rewrites offered for the finding (safe fixes and suggestions), edits in UTF-16 offsets into the file's text. */
+  fixes?: Fix[];
+  /** The first safe fix as one ESLint replacement (several edits merged with the text between them). */
+  fix?: EslintFix;
+  /** Every fix as an ESLint suggestion. */
+  suggestions?: Array<{ desc: string; fix: EslintFix }>;
 }
 
 export interface FileResult {
@@ -33,7 +45,7 @@ export interface LintFileOptions {
 export function lintFileText(filePath: string, text: string, resolver: ConfigResolver, options: LintFileOptions): FileResult {
   const config = resolver.forFile(filePath);
   const result = lintSource(text, { filePath, config, reportUnusedSuppressions: options.reportUnusedSuppressions });
-  const messages: Message[] = [...result.findings.map(fromFinding), ...result.problems.map(fromProblem)];
+  const messages: Message[] = [...result.findings.map((finding) => fromFinding(finding, text)), ...result.problems.map(fromProblem)];
   messages.sort((a, b) => a.line - b.line || a.column - b.column);
   return { filePath, messages };
 }
@@ -53,7 +65,22 @@ export function lintFile(filePath: string, resolver: ConfigResolver, options: Li
   }
 }
 
-function fromFinding(finding: Finding): Message {
+/** Several edits as one ESLint replacement: from the first edit's start to the last one's end. */
+export function mergeEdits(text: string, edits: readonly TextEdit[]): EslintFix {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  const start = sorted[0].start;
+  const end = Math.max(...sorted.map((e) => e.end));
+  let out = "";
+  let position = start;
+  for (const edit of sorted) {
+    out += text.slice(position, edit.start) + edit.text;
+    position = edit.end;
+  }
+  return { range: [start, end], text: out + text.slice(position, end) };
+}
+
+function fromFinding(finding: Finding, text: string): Message {
+  const safe = finding.fixes.find((fix) => fix.safe);
   return {
     ruleId: finding.rule,
     code: finding.code,
@@ -65,6 +92,13 @@ function fromFinding(finding: Finding): Message {
     endColumn: finding.endColumn,
     hot: finding.hot,
     reason: finding.context.reason,
+    ...(finding.fixes.length > 0
+      ? {
+          fixes: finding.fixes,
+          ...(safe ? { fix: mergeEdits(text, safe.edits) } : {}),
+          suggestions: finding.fixes.map((fix) => ({ desc: `${fix.title}${fix.safe ? "" : " (suggestion: may change behaviour, review it)"}`, fix: mergeEdits(text, fix.edits) })),
+        }
+      : {}),
   };
 }
 

@@ -8,11 +8,14 @@ import { ruleDocumentation } from "../docs";
 import { collectPythonFiles } from "./files";
 import { lintFileText, FileResult } from "./lint-file";
 import { lintFiles } from "./run-parallel";
+import { ResultCache } from "./cache";
 import { formatJson } from "./formatters/json";
 import { formatStylish } from "./formatters/stylish";
 import { formatSarif } from "./formatters/sarif";
 import { formatGithub } from "./formatters/github";
 import { VERSION } from "./version";
+import { readFileText, writeFileText, fixText, addNoqaToText } from "../fixes/files";
+import { unifiedDiff } from "../fixes/diff";
 
 const HELP = `synclint ${VERSION} — finds the places where PyTorch code makes the CPU wait for the GPU.
 
@@ -33,7 +36,15 @@ Options:
       --max-warnings <n>       exit 1 only if there are errors or more than n warnings
       --report-unused-suppressions
                                report suppression comments that suppress nothing
+      --fix                    apply safe fixes in place, then report what is left
+                               (with --stdin-filename: print the fixed source)
+      --unsafe-fixes           also apply suggestions (fixes that may change behaviour)
+      --diff                   print the fixes as a unified diff; change nothing
+                               (exit 1 if there is a diff)
+      --add-noqa               add \`# synclint: ignore[rule]\` to every finding's line
   -j, --jobs <n>               worker threads (default: one per core)
+      --cache                  reuse results of unchanged files from .synclint_cache/
+      --cache-location <dir>   keep the cache in <dir> (implies --cache)
       --explain <rule>         print a rule's documentation and exit
       --list-rules             print the rule table and exit
       --no-progress            no progress line on a terminal
@@ -118,10 +129,16 @@ async function run(argv: string[], streams: Streams): Promise<number> {
         quiet: { type: "boolean", short: "q" },
         "max-warnings": { type: "string" },
         "report-unused-suppressions": { type: "boolean" },
+        fix: { type: "boolean" },
+        "unsafe-fixes": { type: "boolean" },
+        diff: { type: "boolean" },
+        "add-noqa": { type: "boolean" },
         jobs: { type: "string", short: "j" },
         explain: { type: "string" },
         "list-rules": { type: "boolean" },
         "no-progress": { type: "boolean" },
+        cache: { type: "boolean" },
+        "cache-location": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -161,6 +178,12 @@ async function run(argv: string[], streams: Streams): Promise<number> {
   const setup = { overrides, configFile: values.config, cwd: process.cwd(), options: { reportUnusedSuppressions: !!values["report-unused-suppressions"] } };
   const resolver = new ConfigResolver(overrides, values.config);
 
+  const fixing = !!(values.fix || values["unsafe-fixes"] || values.diff);
+  if (values["add-noqa"] && fixing) throw new UsageError("--add-noqa cannot be combined with --fix, --unsafe-fixes or --diff");
+  if (fixing || values["add-noqa"]) {
+    return runFixes({ diff: !!values.diff, unsafe: !!values["unsafe-fixes"], addNoqa: !!values["add-noqa"], stdinFilename: values["stdin-filename"], positionals, resolver, setup, format, quiet: !!values.quiet, maxWarnings }, streams);
+  }
+
   let results: FileResult[];
   if (values["stdin-filename"] !== undefined) {
     if (positionals.length > 0) throw new UsageError("--stdin-filename reads standard input; do not also give paths");
@@ -178,6 +201,7 @@ async function run(argv: string[], streams: Streams): Promise<number> {
     results = await lintFiles(included, {
       setup,
       jobs,
+      cache: values.cache || values["cache-location"] ? new ResultCache(path.resolve(values["cache-location"] ?? ".synclint_cache")) : undefined,
       onProgress: showProgress ? (done, total) => streams.stderr(`\rsynclint: ${done}/${total} files`) : undefined,
     });
     if (showProgress) streams.stderr("\r\u001b[K");
@@ -192,5 +216,108 @@ async function run(argv: string[], streams: Streams): Promise<number> {
   const errors = messages.filter((m) => m.severity === "error").length;
   const warnings = messages.length - errors;
   if (maxWarnings !== undefined) return errors > 0 || warnings > maxWarnings ? 1 : 0;
+  return messages.length > 0 ? 1 : 0;
+}
+
+interface FixRun {
+  diff: boolean;
+  unsafe: boolean;
+  addNoqa: boolean;
+  stdinFilename?: string;
+  positionals: string[];
+  resolver: ConfigResolver;
+  setup: { options: { reportUnusedSuppressions: boolean } };
+  format: string;
+  quiet: boolean;
+  maxWarnings?: number;
+}
+
+/** `--fix`, `--unsafe-fixes`, `--diff`, `--add-noqa`: in-process, one file at a time. */
+async function runFixes(run: FixRun, streams: Streams): Promise<number> {
+  await initParser();
+  if (run.stdinFilename !== undefined) {
+    if (run.positionals.length > 0) throw new UsageError("--stdin-filename reads standard input; do not also give paths");
+    const raw = await streams.readStdin();
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    const filePath = path.resolve(run.stdinFilename);
+    const config = run.resolver.forFile(filePath);
+    if (run.addNoqa) {
+      streams.stdout(addNoqaToText(text, filePath, config).text);
+      return 0;
+    }
+    const fixed = fixText(text, filePath, config, run.unsafe);
+    if (run.diff) {
+      const diff = unifiedDiff(text, fixed.text, run.stdinFilename, run.stdinFilename);
+      if (diff) streams.stdout(diff);
+      return diff ? 1 : 0;
+    }
+    streams.stdout(fixed.text);
+    return fixed.findings.length > 0 ? 1 : 0;
+  }
+  const { files, missing } = collectPythonFiles(run.positionals.length > 0 ? run.positionals : ["."]);
+  for (const name of missing) streams.stderr(`synclint: ${name}: no such file or directory\n`);
+  if (missing.length > 0 && files.length === 0) return 2;
+  const included = files.filter((file) => !isExcluded(file, run.resolver.forFile(file)));
+  const results: FileResult[] = [];
+  let changedFiles = 0;
+  let appliedFixes = 0;
+  let rejectedFixes = 0;
+  let diffs = 0;
+  for (const file of included) {
+    const source = readFileText(file);
+    if ("error" in source) {
+      results.push({ filePath: file, messages: [{ ruleId: null, severity: "error", fatal: true, message: source.error, line: 1, column: 1, endLine: 1, endColumn: 1 }] });
+      continue;
+    }
+    const config = run.resolver.forFile(file);
+    const relative = path.relative(process.cwd(), file);
+    const display = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : file;
+    if (run.addNoqa) {
+      const noqa = addNoqaToText(source.text, file, config);
+      if (noqa.added > 0 && source.writable) {
+        writeFileText(file, source, noqa.text);
+        appliedFixes += noqa.added;
+        changedFiles++;
+      }
+      continue;
+    }
+    const fixed = fixText(source.text, file, config, run.unsafe);
+    appliedFixes += fixed.applied.length;
+    rejectedFixes += fixed.rejected.length;
+    if (run.diff) {
+      const inside = display !== file;
+      const diff = unifiedDiff(source.text, fixed.text, inside ? `a/${display}` : file, inside ? `b/${display}` : file);
+      if (diff) {
+        streams.stdout(diff);
+        diffs++;
+      }
+      continue;
+    }
+    if (fixed.changed) {
+      if (!source.writable) {
+        streams.stderr(`synclint: ${display}: not written back (not UTF-8); use --diff to see the fixes\n`);
+      } else {
+        writeFileText(file, source, fixed.text);
+        changedFiles++;
+      }
+    }
+    results.push(lintFileText(file, fixed.changed && source.writable ? fixed.text : source.text, run.resolver, run.setup.options));
+  }
+  if (run.addNoqa) {
+    streams.stderr(`synclint: added ${appliedFixes} suppression comment${appliedFixes === 1 ? "" : "s"} in ${changedFiles} file${changedFiles === 1 ? "" : "s"}\n`);
+    return 0;
+  }
+  if (run.diff) {
+    streams.stderr(`synclint: ${appliedFixes} fix${appliedFixes === 1 ? "" : "es"} in ${diffs} file${diffs === 1 ? "" : "s"} would be applied${rejectedFixes ? ` (${rejectedFixes} rejected: the result did not parse)` : ""}\n`);
+    return diffs > 0 ? 1 : 0;
+  }
+  streams.stderr(`synclint: applied ${appliedFixes} fix${appliedFixes === 1 ? "" : "es"} in ${changedFiles} file${changedFiles === 1 ? "" : "s"}${rejectedFixes ? ` (${rejectedFixes} rejected: the result did not parse)` : ""}\n`);
+  let reported = run.quiet ? results.map((r) => ({ ...r, messages: r.messages.filter((m) => m.severity === "error") })) : results;
+  reported = reported.filter((r) => r.messages.length > 0 || run.format !== "stylish");
+  const output = run.format === "json" ? formatJson(reported) : run.format === "sarif" ? formatSarif(reported) : run.format === "github" ? formatGithub(reported) : formatStylish(reported, !!process.stdout.isTTY && !process.env.NO_COLOR);
+  if (output) streams.stdout(output.endsWith("\n") ? output : `${output}\n`);
+  const messages = reported.flatMap((r) => r.messages);
+  const errors = messages.filter((m) => m.severity === "error").length;
+  if (run.maxWarnings !== undefined) return errors > 0 || messages.length - errors > run.maxWarnings ? 1 : 0;
   return messages.length > 0 ? 1 : 0;
 }

@@ -1,6 +1,10 @@
-import type { Rule } from "../rule";
-import { SyntaxNode } from "../syntax";
+import type { Fix, Rule, RuleContext } from "../rule";
+import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
 import { calleeName, keyword, methodCall, positional, shortText } from "./support";
+import { addKeywordArgument, safeFixes } from "../fixes/edits";
+import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
+import { insertLinesBefore, wholeLines } from "../fixes/indentation";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {
@@ -12,6 +16,8 @@ export const blockingHostToDevice: Rule = {
     description: "`.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=...)`, `x.new_tensor(...)` or `torch.as_tensor(host_data, device=...)` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
+    fixable: true,
+    hasSuggestions: false,
     messages: {
       copy: "`{{expression}}` {{where}} copies host memory to the GPU and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
@@ -34,7 +40,10 @@ export const blockingHostToDevice: Rule = {
       ].join("\n"),
       fixSafety:
         "`non_blocking=True` on a copy to the GPU is safe: later kernels on the same stream see the data. " +
-        "Hoisting a constant `torch.tensor(...)` out of the loop is safe when its arguments do not change inside it.",
+        "Hoisting a constant `w = torch.tensor(<literals>, device=d)` out of the loop is safe when its arguments do not change inside it " +
+        "and `w` is only read in the loop after it (never written through, kept or used outside the loop); otherwise no fix is offered. " +
+        "Both are applied by `--fix`. `non_blocking=True` is added only to copies of batches a loader yields, and only when nothing in the loop " +
+        "changes the host batch in place or keeps another name for it (the copy may still be running when `.to()` returns).",
       facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`"],
     },
   },
@@ -52,8 +61,16 @@ export const blockingHostToDevice: Rule = {
       return false;
     }
 
-    function reportCopy(node: SyntaxNode, range: { start: number; end: number }): void {
-      context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50) } });
+    function reportCopy(node: SyntaxNode, range: { start: number; end: number }, receiver: SyntaxNode): void {
+      // `non_blocking=True` is offered only for batches a loader yields (host memory the loop owns).
+      const fixes = safeFixes(() => {
+        if (context.analysis.tensorEvidence(receiver).kind !== "batch") return undefined;
+        // The copy is queued, not done, when `.to()` returns: the host batch must not change afterwards.
+        if (mayChangeHostBatch(receiver, node, context)) return undefined;
+        const edit = addKeywordArgument(node, "non_blocking=True");
+        return edit ? { title: "Add `non_blocking=True` to the copy of the batch", safe: true, edits: [edit] } : undefined;
+      });
+      context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50) }, fixes });
     }
 
     return {
@@ -66,7 +83,7 @@ export const blockingHostToDevice: Rule = {
             if (!target || evidence.deviceOf(target) !== "gpu") return;
           } else if (positional(node).length > 1) return;
           if (!isHostData(node, call.receiver)) return;
-          return reportCopy(node, call.range);
+          return reportCopy(node, call.range, call.receiver);
         }
         if (call && call.method === "new_tensor") {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
@@ -83,8 +100,129 @@ export const blockingHostToDevice: Rule = {
           const kind = data ? context.analysis.tensorEvidence(data).kind : "unknown";
           if (kind === "gpu" || kind === "tensor") return; // already a tensor: no host copy
         }
-        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" } });
+        const hoist = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context)) : [];
+        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, fixes: hoist });
       },
     };
   },
 };
+
+/**
+ * `w = torch.tensor(<constant>, device=d)` directly in a loop body, moved before the loop. Provably the same
+ * program only when: the data is made of literals; the only other keywords are `device` and `dtype`; `d` is
+ * a name bound before the loop and never rebound in it (or a string); `w` is bound nowhere else in its scope
+ * and never used outside the loop (so a loop that runs zero times leaves nothing different), is not read in
+ * the loop before the statement, is not written through (`w += 1`, `w[i] = ...`, `w.add_(...)`, `w.data`),
+ * and is not handed to anything that could keep it (`.append(w)`) or mutate it.
+ */
+function hoistConstantTensor(call: SyntaxNode, device: SyntaxNode, context: RuleContext): Fix | undefined {
+  const text = context.analysis.source.text;
+  const assignment = call.parent;
+  if (assignment?.type !== "assignment" || call.field !== "right") return undefined;
+  const target = childByField(assignment, "left");
+  if (target?.type !== "identifier") return undefined;
+  const statement = statementOf(assignment);
+  if (!statement || statement.type !== "expression_statement" || statement.children.length !== 1) return undefined;
+  const loop = enclosingLoop(statement);
+  if (!loop || statement.parent?.type !== "block" || statement.parent !== childByField(loop, "body")) return undefined;
+  if (statement.parent.children.length < 2) return undefined; // the body would be empty
+  // Data and keywords.
+  const args = childByField(call, "arguments")?.children ?? [];
+  const data = positional(call);
+  if (data.length !== 1 || !isConstantData(data[0])) return undefined;
+  for (const argument of args) {
+    if (argument.type === "keyword_argument") {
+      const key = context.text(childByField(argument, "name")!);
+      const value = childByField(argument, "value")!;
+      if (key === "device") continue;
+      if (key === "dtype" && /^torch\.\w+$/.test(context.text(value))) continue;
+      return undefined;
+    } else if (argument !== data[0]) return undefined;
+  }
+  // The device: a string literal, or a name bound before the loop and not rebound inside it.
+  const deviceNode = unparenthesized(device);
+  const scopeNode = enclosingScope(statement);
+  if (deviceNode.type === "identifier") {
+    const name = context.text(deviceNode);
+    if (declaredShared(scopeNode, name, text)) return undefined;
+    if (!resolveBinding(name, loop.start, scopeOf(loop, context.analysis.scopes))) return undefined;
+    if (identifierUses(loop, name, text).some((use) => useKind(use) !== "read")) return undefined;
+  } else if (deviceNode.type !== "string" || deviceNode.children.some((c) => c.type === "interpolation")) return undefined;
+  // The tensor's name.
+  const name = context.text(target);
+  if (declaredShared(scopeNode, name, text)) return undefined;
+  for (const use of identifierUses(scopeNode, name, text)) {
+    if (use === target) continue;
+    if (!contains(loop, use) || inNestedScope(use, scopeNode) || use.start < statement.start) return undefined;
+    if (useKind(use) !== "read" || !isPlainRead(use, context)) return undefined;
+  }
+  const lines = wholeLines(text, statement);
+  if (!lines) return undefined;
+  const insert = insertLinesBefore(text, loop, lines.body.split(/\r?\n/));
+  if (!insert || lines.body.includes("\n")) return undefined;
+  return { title: `Create \`${name}\` once, before the loop`, safe: true, edits: [insert, { start: lines.start, end: lines.end, text: "" }] };
+}
+
+/** A read that cannot change or keep the tensor: an operand, an argument of a tensor op, `w.shape`. */
+function isPlainRead(use: SyntaxNode, context: RuleContext): boolean {
+  const parent = use.parent;
+  if (!parent) return false;
+  if (parent.type === "binary_operator" || parent.type === "comparison_operator" || parent.type === "unary_operator") return true;
+  if (parent.type === "keyword_argument" && context.text(childByField(parent, "name")!) === "out") return false;
+  if (parent.type === "keyword_argument" || parent.type === "argument_list") {
+    const call = parent.type === "argument_list" ? parent.parent : parent.parent?.parent;
+    if (call?.type !== "call") return false;
+    const callee = context.text(childByField(call, "function")!);
+    // Functional ops and models read their inputs; `.append(w)`/`.add_(w)`/`setattr` could keep or mutate it.
+    return !/(^|\.)(append|extend|insert|add|update|setdefault|register_buffer|setattr|copy_|set_)$|_$/.test(callee);
+  }
+  if (parent.type === "attribute" && use.field === "object") {
+    const attribute = context.text(childByField(parent, "attribute")!);
+    return ["shape", "dtype", "device", "ndim"].includes(attribute) && parent.parent?.type !== "assignment";
+  }
+  return false;
+}
+
+/**
+ * Could the host tensor `receiver` (or a view of it) be changed in place while a non-blocking copy of it is in
+ * flight? Anything in the enclosing loop that writes through an expression starting with the receiver's text
+ * (`x.add_(...)`, `x[0] = 0`, `x += 1`, `x.data`), or that makes another name for it (`inputs = x`), counts.
+ */
+function mayChangeHostBatch(receiver: SyntaxNode, call: SyntaxNode, context: RuleContext): boolean {
+  const subject = context.text(receiver).replace(/\s+/g, "");
+  const loop = enclosingLoop(call);
+  if (!loop) return true;
+  const extendsSubject = (node: SyntaxNode) => {
+    const t = context.text(node).replace(/\s+/g, "");
+    return t === subject || (t.startsWith(subject) && /^[.[]/.test(t.slice(subject.length)));
+  };
+  const stack = [loop];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    stack.push(...node.children);
+    if (node.type === "augmented_assignment") {
+      const left = childByField(node, "left");
+      if (left && extendsSubject(left)) return true;
+    } else if (node.type === "assignment") {
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      if (left?.type === "subscript" || left?.type === "attribute") {
+        const object = childByField(left, left.type === "subscript" ? "value" : "object");
+        if (object && extendsSubject(object)) return true;
+      }
+      // `inputs = x` or `a, b = x, y`: another name for the host tensor.
+      if (right && (unparenthesized(right).type === "identifier" || unparenthesized(right).type === "subscript" || unparenthesized(right).type === "attribute" || unparenthesized(right).type === "expression_list" || unparenthesized(right).type === "tuple")) {
+        const parts = unparenthesized(right).type === "expression_list" || unparenthesized(right).type === "tuple" ? unparenthesized(right).children : [unparenthesized(right)];
+        if (parts.some((part) => ["identifier", "subscript", "attribute"].includes(unparenthesized(part).type) && extendsSubject(part))) return true;
+      }
+    } else if (node.type === "attribute") {
+      const object = childByField(node, "object");
+      const attribute = context.text(childByField(node, "attribute")!);
+      if (object && extendsSubject(object) && (/_$/.test(attribute) || attribute === "data" || attribute === "storage" || attribute === "numpy" || attribute === "untyped_storage")) return true;
+    } else if (node.type === "keyword_argument" && context.text(childByField(node, "name")!) === "out") {
+      const value = childByField(node, "value");
+      if (value && extendsSubject(value)) return true;
+    }
+  }
+  return false;
+}

@@ -4,6 +4,10 @@ import { MASK_NAME } from "../analysis/names";
 import { calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
 import type { RuleContext } from "../rule";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
+import type { Fix } from "../rule";
+import { ensureTorchImport } from "../fixes/imports";
+import { isNumberLiteral } from "../fixes/facts";
+import { addKeywordArgument, safeFixes } from "../fixes/edits";
 
 /** Methods whose output size depends on the data, mapped to what makes them sync-free. */
 const ALWAYS_SYNCING = new Map<string, string>([
@@ -28,6 +32,8 @@ export const dataDependentShape: Rule = {
     description: "Operations whose output size depends on GPU data (`nonzero`, `x[mask]`, `unique`, `repeat_interleave` without `output_size`, ...) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
+    fixable: false,
+    hasSuggestions: true,
     messages: {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
@@ -46,7 +52,11 @@ export const dataDependentShape: Rule = {
       example: ["def forward(self, x, mask):", "    selected = x[mask]", "    idx = torch.nonzero(mask)", "    return selected.sum() + idx.numel()"].join("\n"),
       useInstead: ["def forward(self, x, mask):", "    selected_sum = torch.where(mask, x, 0).sum()", "    count = mask.sum()", "    return selected_sum + count"].join("\n"),
       fixSafety:
-        "`torch.where(mask, x, 0).sum()` equals `x[mask].sum()`. Passing `num_classes`, `output_size` or `min`/`max` is safe when the value is known; " +
+        "`torch.where(mask, x, 0).sum()` adds the same elements as `x[mask].sum()` when the mask has the shape of `x`, so the fix is offered only when " +
+        "that is provable (`x[x > 0].sum()`, or a mask bound once to `x <op> number`). For floating-point `x` the additions happen in another order " +
+        "and the sum can differ in the last bits, so it is a suggestion (`--unsafe-fixes`), not a safe fix. " +
+        "`one_hot(i)` gets `num_classes=NUM_CLASSES` when the file binds such a name once to an integer: a suggestion, because a batch whose largest " +
+        "label is below `NUM_CLASSES - 1` then gets `NUM_CLASSES` columns instead of `max + 1` (the same result when every batch holds the largest class). Passing `num_classes`, `output_size` or `min`/`max` is safe when the value is known; " +
         "other rewrites change shapes and are suggestions.",
       facts: [
         "§2 test ground truth (`x[mask]`, `x.nonzero()`, `one_hot(ind)`, `repeat_interleave(x, repeats)`)",
@@ -97,7 +107,11 @@ export const dataDependentShape: Rule = {
         if (operation === "one_hot" && isTorchFunction) {
           const classes = keyword(node, "num_classes", context) ?? positional(node)[1];
           if (classes && !(unparenthesized(classes).type === "unary_operator" && context.text(classes).replace(/\s/g, "") === "-1")) return;
-          return report(node, subject, "pass `num_classes=`", true);
+          const knownClasses = safeFixes(() => oneHotFix(node, classes, context));
+          const evidence = subject ? evidenceOf(subject) : { kind: "tensor" as const, reason: "a torch operation" };
+          if (!mayBeGpuTensor(evidence, context, true)) return;
+          context.report({ node, messageId: "shape", data: { expression: shortText(node, context, 50), alternative: "pass `num_classes=`", assumption: subject ? gpuAssumption(subject, evidence, context) : "" }, evidence, fixes: knownClasses });
+          return;
         }
         if (operation === "histc") {
           const args = positional(node);
@@ -135,7 +149,7 @@ export const dataDependentShape: Rule = {
           return;
         }
         // `x[mask] *= 2` reads `x[mask]` (a sync) before writing it back.
-        context.report({ node, messageId: "maskRead", data: { expression: shortText(node, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner });
+        context.report({ node, messageId: "maskRead", data: { expression: shortText(node, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner, fixes: safeFixes(() => maskedSumFix(node, value, mask, context)) });
       },
     };
   },
@@ -172,4 +186,74 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     default:
       return false;
   }
+}
+
+/**
+ * `x[mask].sum()` → `torch.where(mask, x, 0).sum()`, only when `mask` provably has the shape of `x`: it is
+ * `x <op> c` (or a name bound once to that, with `x` not rebound in between) for a number `c`. A mask of
+ * another shape (rows of a matrix) would broadcast differently, so no fix is offered for it.
+ */
+function maskedSumFix(subscript: SyntaxNode, value: SyntaxNode, mask: SyntaxNode, context: RuleContext): Fix[] {
+  const attribute = subscript.parent;
+  if (attribute?.type !== "attribute" || subscript.field !== "object" || context.text(childByField(attribute, "attribute")!) !== "sum") return [];
+  const call = attribute.parent;
+  if (call?.type !== "call" || attribute.field !== "function" || (childByField(call, "arguments")?.children.length ?? 1) !== 0) return [];
+  const x = unparenthesized(value);
+  if (x.type !== "identifier") return [];
+  if (!maskShapedLike(mask, x, context)) return [];
+  const edits = [{ start: call.start, end: call.end, text: `torch.where(${context.text(mask)}, ${context.text(x)}, 0).sum()` }];
+  const torchImport = ensureTorchImport(context.analysis.source.text, context.analysis.tree.root);
+  if (torchImport) edits.push(torchImport);
+  // Not a safe fix: for floating-point `x` the additions happen in another order, so the sum may differ in
+  // the last bits (the equivalence suite measured it); integers give the same sum.
+  return [{ title: "Sum with `torch.where(mask, x, 0)` instead of selecting", safe: false, edits }];
+}
+
+function maskShapedLike(raw: SyntaxNode, x: SyntaxNode, context: RuleContext): boolean {
+  const node = unparenthesized(raw);
+  const scope = scopeOf(x, context.analysis.scopes);
+  const xName = context.text(x);
+  const comparesX = (comparison: SyntaxNode, at: number): boolean => {
+    if (comparison.type !== "comparison_operator" || comparison.children.length !== 2 || !["==", "!=", "<", ">", "<=", ">="].includes(comparison.tokens[0])) return false;
+    const [a, b] = comparison.children.map(unparenthesized);
+    const other = a.type === "identifier" && context.text(a) === xName ? b : b.type === "identifier" && context.text(b) === xName ? a : undefined;
+    if (!other || !isNumberLiteral(other)) return false;
+    // The `x` compared is the `x` summed: the same binding at both places.
+    const xAtMask = resolveBinding(xName, at, scope);
+    const xAtUse = resolveBinding(xName, x.start, scope);
+    return !!xAtUse && xAtMask === xAtUse;
+  };
+  if (node.type === "comparison_operator") return comparesX(node, node.start);
+  if (node.type !== "identifier") return false;
+  const binding = resolveBinding(context.text(node), node.start, scope);
+  if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0) return false;
+  const bindings = scope.bindings.get(context.text(node)) ?? [];
+  if (bindings.length !== 1) return false;
+  return comparesX(unparenthesized(binding.value), binding.value.start);
+}
+
+const CLASS_COUNT_NAME = /^(num_classes|n_classes|nclasses|num_labels|n_labels|nb_classes|classes_num)$/i;
+
+/**
+ * `one_hot(i)` → `one_hot(i, num_classes=NUM_CLASSES)` when the file binds such a name exactly once, to an
+ * integer literal, and the call sees that binding. A suggestion: a batch whose largest label is below
+ * `NUM_CLASSES - 1` now gets `NUM_CLASSES` columns instead of `max + 1`.
+ */
+function oneHotFix(call: SyntaxNode, classes: SyntaxNode | undefined, context: RuleContext): Fix[] {
+  const text = context.analysis.source.text;
+  const scope = scopeOf(call, context.analysis.scopes);
+  for (let current: typeof scope | null = scope; current; current = current.parent) {
+    for (const [name, bindings] of current.bindings) {
+      if (!CLASS_COUNT_NAME.test(name)) continue;
+      if (bindings.length !== 1 || bindings[0].kind !== "assign" || bindings[0].unpackPath.length > 0) continue;
+      const value = bindings[0].value;
+      if (!value || unparenthesized(value).type !== "integer") continue;
+      if (resolveBinding(name, call.start, scope) !== bindings[0]) continue;
+      if (new RegExp(`\\b(global|nonlocal)\\s+([\\w\\s,]*,\\s*)?${name}\\b`).test(text)) continue;
+      const edit = classes ? { start: classes.start, end: classes.end, text: name } : addKeywordArgument(call, `num_classes=${name}`);
+      if (!edit) return [];
+      return [{ title: `Pass \`num_classes=${name}\` to \`one_hot\``, safe: false, edits: [edit] }];
+    }
+  }
+  return [];
 }

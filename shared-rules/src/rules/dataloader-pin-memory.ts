@@ -3,6 +3,8 @@ import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { enclosingClassOf } from "../analysis/hot-paths";
 import { calleeName, keyword, methodCall, positional } from "./support";
+import type { Fix } from "../rule";
+import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 
 /** A `DataLoader` whose batches this file moves to a GPU, built without `pin_memory=True`. */
 export const dataloaderPinMemory: Rule = {
@@ -14,6 +16,8 @@ export const dataloaderPinMemory: Rule = {
     description: "A `DataLoader` whose batches are moved to a GPU in this file, created without `pin_memory=True`.",
     hotPathOnly: false,
     breaksCompiledGraph: false,
+    fixable: true,
+    hasSuggestions: false,
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
     },
@@ -27,8 +31,9 @@ export const dataloaderPinMemory: Rule = {
         "Copies from pageable host memory cannot run asynchronously: the driver may stage them through a pinned buffer and synchronize. " +
         "`DataLoader(pin_memory=True)` pins each batch in a background thread, so the training loop can copy with `non_blocking=True` and keep the GPU busy.",
       example: ["loader = DataLoader(dataset, batch_size=64, num_workers=4)", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
-      useInstead: ["loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
-      fixSafety: "Adding `pin_memory=True` changes where batches are allocated, not their values: a safe fix.",
+      useInstead: ["loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)  # the fix adds `pin_memory=True`", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
+      fixSafety: "Adding `pin_memory=True` (or turning `pin_memory=False` into `True`) changes where batches are allocated, not their values: a safe fix, applied by `--fix`. " +
+        "It is not offered when the dataset may already hold GPU tensors (its expression mentions a device), since pinning those raises.",
       facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`"],
     },
   },
@@ -44,11 +49,34 @@ export const dataloaderPinMemory: Rule = {
         const move = deviceMoveOfBatches(node, context);
         if (!move) return;
         const callee = childByField(node, "function")!;
-        context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pin", data: { line: String(context.analysis.source.position(move.start).line + 1) } });
+        context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pin", data: { line: String(context.analysis.source.position(move.start).line + 1) }, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
       },
     };
   },
 };
+
+/**
+ * Pinning a batch that is already on a GPU raises, so no fix is offered when the dataset may hold device
+ * tensors: its expression (or the assignment of its name) mentions a device, `.cuda(` or `.to(`.
+ */
+function datasetMayBeOnDevice(call: SyntaxNode, context: RuleContext): boolean {
+  const dataset = keyword(call, "dataset", context) ?? positional(call)[0];
+  if (!dataset) return true;
+  const mentionsDevice = (text: string) => /cuda|device|\.to\(|\bgpu\b|\bmps\b/i.test(text);
+  if (mentionsDevice(context.text(dataset))) return true;
+  const node = unparenthesized(dataset);
+  if (node.type === "identifier") {
+    const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+    if (binding?.value && mentionsDevice(context.text(binding.value))) return true;
+  }
+  return false;
+}
+
+/** `pin_memory=True` in place of `pin_memory=False`, or added as the last argument. */
+function pinMemoryFix(call: SyntaxNode, pin: SyntaxNode | undefined): Fix[] {
+  const edit = pin ? replaceNode(pin, "True") : addKeywordArgument(call, "pin_memory=True");
+  return edit ? [{ title: "Add `pin_memory=True` to the `DataLoader`", safe: true, edits: [edit] }] : [];
+}
 
 /**
  * Where batches of the loader built by `call` are moved to a device: the loader is assigned to a name that a

@@ -18,6 +18,8 @@ export const explicitSynchronize: Rule = {
     description: "`torch.cuda.synchronize()`, `stream.synchronize()` or `event.synchronize()` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
+    fixable: false,
+    hasSuggestions: false,
     messages: {
       device: "`{{expression}}` {{where}} blocks until every stream on the device is idle, {{frequency}}.",
       stream: "`{{expression}}` {{where}} blocks until the {{what}} completes, {{frequency}}.",

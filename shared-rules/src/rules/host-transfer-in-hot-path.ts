@@ -1,6 +1,9 @@
-import type { Rule } from "../rule";
-import { SyntaxNode } from "../syntax";
+import type { Fix, Rule, RuleContext } from "../rule";
+import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
 import { calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
+import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
+import { insertLinesAfter } from "../fixes/indentation";
+import { safeFixes } from "../fixes/edits";
 
 /** Copies of a GPU tensor to host memory (`.cpu()`, `.tolist()`, `np.array(t)`) on a path that runs every step. */
 export const hostTransferInHotPath: Rule = {
@@ -12,6 +15,8 @@ export const hostTransferInHotPath: Rule = {
     description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)` or `np.array(t)` on a GPU tensor in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
+    fixable: false,
+    hasSuggestions: true,
     messages: {
       transfer: "`{{expression}}` {{where}} copies a GPU tensor to host memory and waits for the GPU {{frequency}}{{assumption}}.",
       tolist: "`{{expression}}` {{where}} copies a GPU tensor to a Python list and waits for the GPU {{frequency}}{{assumption}}.",
@@ -35,11 +40,14 @@ export const hostTransferInHotPath: Rule = {
         "for images, _ in loader:",
         "    preds = model(images.cuda(non_blocking=True)).argmax(1)",
         "    all_preds.append(preds)",
-        "all_preds = torch.cat(all_preds).cpu().numpy()  # one copy, one sync",
+        "all_preds = [e for t in all_preds for e in t.cpu().numpy()]  # the fix: same list, transferred after the loop",
+        "# or, when the next use concatenates anyway: torch.cat(all_preds).cpu().numpy()  # one copy, one sync",
       ].join("\n"),
       fixSafety:
-        "Collecting on the device keeps the same values but holds them in GPU memory until the loop ends; " +
-        "it is a suggestion unless the list is provably used only after the loop.",
+        "Collecting on the device keeps the same values but holds them in GPU memory until the loop ends, so it is a suggestion (`--unsafe-fixes`). " +
+        "It is offered only when the list is created empty right before the loop and not used elsewhere in it, and the tensor is new in every " +
+        "iteration; after the loop one line moves every element to the host the way the loop did (`all_preds = [t.cpu() for t in all_preds]`, " +
+        "or `[e for t in all_preds for e in t.cpu().numpy()]` for `.extend`), so the list holds the same values (a later `torch.cat` gives one array).",
       facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`"],
     },
   },
@@ -60,6 +68,7 @@ export const hostTransferInHotPath: Rule = {
         messageId,
         data: { expression: shortText(node, context, 50), assumption: gpuAssumption(subject, evidence, context) },
         evidence,
+        fixes: safeFixes(() => collectOnDeviceFix(node, context)),
       });
     }
 
@@ -81,3 +90,130 @@ export const hostTransferInHotPath: Rule = {
     };
   },
 };
+
+/** Methods that return a new tensor (not a view of, or the same object as, their receiver). */
+const FRESH_METHOD = /^(argmax|argmin|softmax|log_softmax|sigmoid|tanh|relu|exp|log|abs|neg|sum|mean|prod|cumsum|clone|eq|ne|lt|gt|le|ge|round|floor|ceil|topk|sort|add|sub|mul|div|matmul|pow|clamp)$/;
+/** Methods that return a view of (or the same object as) their receiver: fresh when the receiver is. */
+const VIEW_METHOD = /^(detach|view|view_as|reshape|squeeze|unsqueeze|flatten|t|transpose|permute|contiguous|float|double|half|long|int|bool|to|type)$/;
+
+/**
+ * `LIST.append(x.cpu())`, `.append(x.cpu().numpy())`, `.extend(x.cpu().numpy())`, `.extend(x.tolist())` in a
+ * loop → `LIST.append(x)` and, right after the loop, one pass that moves every element to the host the way the
+ * loop did: the list holds the same values. Offered only when `x` is a new tensor in each iteration (so no later
+ * in-place change can reach it), the list is created empty (`LIST = []`) just before the loop and used nowhere
+ * else in it. A suggestion: the tensors stay in GPU memory until the loop ends.
+ */
+function collectOnDeviceFix(node: SyntaxNode, context: RuleContext): Fix[] {
+  const text = context.analysis.source.text;
+  // The argument of `.append`/`.extend`: the transfer, possibly followed by `.numpy()`/`.tolist()`.
+  let argument = node;
+  // `node` may be the inner `.cpu()` of `x.cpu().numpy()`: walk up to the whole argument.
+  while (argument.parent?.type === "attribute" && argument.parent.parent?.type === "call" && argument.field === "object") {
+    const outer = argument.parent.parent;
+    const method = methodCall(outer, context)?.method;
+    if (method !== "numpy" && method !== "tolist") break;
+    argument = outer;
+  }
+  // Recompute the chain for the whole argument.
+  const whole: string[] = [];
+  let receiver: SyntaxNode = argument;
+  for (let call = methodCall(receiver, context); call && ["cpu", "numpy", "tolist"].includes(call.method); call = receiver.type === "call" ? methodCall(receiver, context) : undefined) {
+    if ((childByField(receiver, "arguments")?.children.length ?? 0) > 0) return [];
+    whole.unshift(call.method);
+    receiver = call.receiver;
+  }
+  const suffix = whole.join(".");
+  if (!["cpu", "cpu.numpy", "tolist", "cpu.tolist"].includes(suffix)) return [];
+  const args = argument.parent;
+  if (args?.type !== "argument_list" || args.children.length !== 1) return [];
+  const listCall = args.parent!;
+  const method = methodCall(listCall, context);
+  if (!method || (method.method !== "append" && method.method !== "extend") || method.receiver.type !== "identifier") return [];
+  if (method.method === "extend" && suffix === "cpu") return [];
+  const statement = statementOf(listCall);
+  if (!statement || statement.type !== "expression_statement" || statement.children[0] !== listCall) return [];
+  const loop = enclosingLoop(statement);
+  if (!loop || loop.type !== "for_statement") return [];
+  const list = context.text(method.receiver);
+  const scope = enclosingScope(statement);
+  if (scope.type === "lambda" || scope.type === "class_definition" || declaredShared(scope, list, text) || inTry(statement, scope)) return [];
+  // `LIST = []` is an earlier statement of the loop's block (or of the blocks of `with` statements around the
+  // loop, which run their body once), and nothing between them uses the list.
+  let initAssignment: SyntaxNode | undefined;
+  for (let level: SyntaxNode | undefined = loop; level && !initAssignment; ) {
+    const block: SyntaxNode | null = level.parent;
+    if (!block || (block.type !== "block" && block.type !== "module")) break;
+    const index = block.children.indexOf(level);
+    let found = false;
+    for (let i = index - 1; i >= 0; i--) {
+      const sibling = block.children[i];
+      const assignment = sibling.type === "expression_statement" ? sibling.children[0] : undefined;
+      if (assignment?.type === "assignment" && context.text(childByField(assignment, "left")!) === list) {
+        if (context.text(childByField(assignment, "right")!).replace(/\s/g, "") === "[]") initAssignment = assignment;
+        found = true;
+        break;
+      }
+    }
+    if (found) break;
+    level = block.parent?.type === "with_statement" ? block.parent : undefined;
+  }
+  if (!initAssignment) return [];
+  for (const use of identifierUses(scope, list, text)) {
+    if (use === method.receiver || contains(initAssignment, use)) continue;
+    if (contains(loop, use) || inNestedScope(use, scope)) return [];
+    if (use.start > initAssignment.end && use.start < loop.start) return [];
+    if (useKind(use) === "other-write") return [];
+  }
+  if (!isFresh(receiver, loop, context, 0)) return [];
+  const element = list === "t" ? "t_" : "t";
+  const convert = suffix === "cpu" ? `[${element}.cpu() for ${element} in ${list}]` : method.method === "append" ? `[${element}.${suffix.replace(/\./g, "().")}() for ${element} in ${list}]` : `[e for ${element} in ${list} for e in ${element}.${suffix.replace(/\./g, "().")}()]`;
+  if (list === "e") return [];
+  const after = insertLinesAfter(text, loop, [`${list} = ${convert}`]);
+  if (!after) return [];
+  const replacement: Fix = {
+    title: `Collect on the device, move \`${list}\` to the host once after the loop`,
+    safe: false,
+    edits: [{ start: method.range.start, end: listCall.end, text: `append(${context.text(receiver)})` }, after],
+  };
+  return [replacement];
+}
+
+/** A tensor created anew in each iteration of `loop`: the result of a model, a torch function, an arithmetic op. */
+function isFresh(raw: SyntaxNode, loop: SyntaxNode, context: RuleContext, depth: number): boolean {
+  const node = unparenthesized(raw);
+  if (depth > 4) return false;
+  if (node.type === "binary_operator" || node.type === "comparison_operator") return true;
+  if (node.type === "subscript") return isFresh(childByField(node, "value")!, loop, context, depth + 1);
+  if (node.type === "call") {
+    const callee = childByField(node, "function")!;
+    if (callee.type === "attribute") {
+      const method = context.text(childByField(callee, "attribute")!);
+      const object = childByField(callee, "object")!;
+      if (FRESH_METHOD.test(method)) return true;
+      if (VIEW_METHOD.test(method)) return isFresh(object, loop, context, depth + 1);
+      // `torch.sigmoid(x)`, `F.softmax(x)`, `self.model(x)`
+      const name = context.analysis.evidence.qualifiedName(callee) ?? "";
+      return /^torch\./.test(name) || context.text(object) === "self";
+    }
+    // `model(x)`, `criterion(a, b)`
+    return callee.type === "identifier";
+  }
+  if (node.type === "identifier") {
+    // Bound exactly once in the loop, to a fresh value, and never written through afterwards.
+    const name = context.text(node);
+    const uses = identifierUses(loop, name, context.analysis.source.text);
+    const writes = uses.filter((use) => useKind(use) !== "read");
+    if (writes.length !== 1 || useKind(writes[0]) !== "assign" || writes[0].start > node.start) return false;
+    const assignment = writes[0].parent!;
+    if (statementOf(assignment)?.parent !== statementOf(node)?.parent) return false;
+    for (const use of uses) {
+      if (use === writes[0]) continue;
+      const parent = use.parent;
+      if (parent?.type === "attribute" && use.field === "object" && /_$|^data$/.test(context.text(childByField(parent, "attribute")!))) return false;
+      if (parent?.type === "subscript" && parent.parent?.type === "assignment" && parent.field === "left") return false;
+      if (parent?.type === "subscript" && parent.parent?.type === "augmented_assignment") return false;
+    }
+    return isFresh(childByField(assignment, "right")!, loop, context, depth + 1);
+  }
+  return false;
+}

@@ -14,6 +14,8 @@ export const implicitHostRead: Rule = {
     description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, an index, `max()`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
+    fixable: false,
+    hasSuggestions: false,
     messages: {
       condition: "`{{construct}}` {{where}} reads the GPU tensor `{{expression}}` as a Python bool and waits for the GPU {{frequency}}{{assumption}}.",
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",

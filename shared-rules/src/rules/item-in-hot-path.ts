@@ -1,5 +1,10 @@
-import type { Rule } from "../rule";
-import { positional, gpuAssumption, mayBeGpuTensor, methodCall, shortText } from "./support";
+import type { Fix, Rule, RuleContext } from "../rule";
+import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { positional, gpuAssumption, mayBeGpuTensor, methodCall, shortText, MethodCall } from "./support";
+import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, isNumberLiteral, statementOf, useKind } from "../fixes/facts";
+import { insertLinesAfter } from "../fixes/indentation";
+import { ensureTorchImport } from "../fixes/imports";
+import { safeFixes } from "../fixes/edits";
 
 /** `.item()` on a tensor that may live on a GPU, on a path that runs every step. */
 export const itemInHotPath: Rule = {
@@ -11,6 +16,8 @@ export const itemInHotPath: Rule = {
     description: "`.item()` on a GPU tensor in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
+    fixable: true,
+    hasSuggestions: true,
     messages: {
       item: "`{{expression}}.item()` {{where}} waits for the GPU {{frequency}}{{assumption}}.",
     },
@@ -45,8 +52,14 @@ export const itemInHotPath: Rule = {
         "        running_loss.zero_()",
       ].join("\n"),
       fixSafety:
-        "Moving the read to a logging interval changes how often values are printed, never what the model computes; " +
-        "it is offered as a suggestion, not applied by `--fix`.",
+        "`self.log(name, t.item())` in a `LightningModule` becomes `self.log(name, t)`: a safe fix (Lightning detaches the tensor and reads it itself; " +
+        "a float64 tensor is then logged at full precision instead of rounded to float32). " +
+        "`total += (pred == y).sum().item()` and `running_loss += loss.item()` become an on-device accumulation (`total += (pred == y).sum()`, " +
+        "`running_loss += loss.detach().double()`) turned back into a Python number by one `.item()` right after the loop: " +
+        "the same number (int64 counts, float64 sums in the same order), but the variable is a tensor inside the loop, so it is a suggestion " +
+        "(`--unsafe-fixes`), offered only when the variable is not used anywhere else in the loop. The float64 accumulator does not run on " +
+        "Apple's MPS backend, which has no float64. " +
+        "Moving a read to a logging interval changes how often values are printed, never what the model computes; it is not automated.",
       facts: [
         "§1 `t.item()` (`memcpy_and_sync`, `CUDAScalar.cu`)",
         "§4 `.item()` breaks the graph by default",
@@ -68,8 +81,110 @@ export const itemInHotPath: Rule = {
           messageId: "item",
           data: { expression: shortText(call.receiver, context), assumption: gpuAssumption(call.receiver, evidence, context) },
           evidence,
+          fixes: safeFixes(() => itemFixes(call, context)),
         });
       },
     };
   },
 };
+
+function itemFixes(call: MethodCall, context: RuleContext): Fix[] {
+  const lightning = lightningLogFix(call, context);
+  if (lightning) return [lightning];
+  const accumulator = accumulatorFix(call, context);
+  return accumulator ? [accumulator] : [];
+}
+
+/**
+ * `self.log(name, t.item())` in a `LightningModule` → `self.log(name, t)`: Lightning accepts tensors, detaches
+ * them and reads them when it logs, so the value logged is the same.
+ */
+function lightningLogFix(call: MethodCall, context: RuleContext): Fix | undefined {
+  const node = call.call;
+  const holder = node.parent?.type === "keyword_argument" ? node.parent : node;
+  if (holder !== node && context.text(childByField(holder, "name")!) !== "value") return undefined;
+  const args = holder.parent;
+  if (args?.type !== "argument_list" || args.parent?.type !== "call") return undefined;
+  const logCall = args.parent;
+  if (context.text(childByField(logCall, "function")!) !== "self.log") return undefined;
+  // Only a value known to be a tensor: Lightning rejects a NumPy array, which also has `.item()`.
+  const kind = context.analysis.tensorEvidence(call.receiver).kind;
+  if (kind !== "gpu" && kind !== "tensor") return undefined;
+  if (holder === node && args.children.filter((a) => a.type !== "keyword_argument").indexOf(node) !== 1) return undefined;
+  let cls: SyntaxNode | null = logCall.parent;
+  while (cls && cls.type !== "class_definition") cls = cls.parent;
+  const bases = cls ? childByField(cls, "superclasses") : undefined;
+  if (!bases || !bases.children.some((base) => /(^|\.)LightningModule$/.test(context.text(base)))) return undefined;
+  return { title: "Log the tensor; Lightning reads it when it logs", safe: true, edits: [{ start: node.start, end: node.end, text: context.text(call.receiver) }] };
+}
+
+/**
+ * `total += x.item()` in a loop, where `total` is a Python number only added to in the loop: accumulate on the
+ * device and turn the sum back into a Python number once, right after the loop. The result is the same number:
+ * counters (`(pred == y).sum()`) add int64 tensors exactly, and losses are added in float64, exactly as Python
+ * adds floats, in the same order. A suggestion: the variable is a tensor while the loop runs.
+ */
+function accumulatorFix(call: MethodCall, context: RuleContext): Fix | undefined {
+  const text = context.analysis.source.text;
+  const node = call.call;
+  const augmented = node.parent;
+  if (augmented?.type !== "augmented_assignment" || node.field !== "right" || augmented.tokens[0] !== "+=") return undefined;
+  const target = childByField(augmented, "left");
+  if (target?.type !== "identifier") return undefined;
+  const statement = statementOf(augmented);
+  if (!statement || statement.type !== "expression_statement" || statement.children[0] !== augmented) return undefined;
+  const loop = enclosingLoop(statement);
+  if (!loop) return undefined;
+  // An error the `.item()` raises inside a `try` would be raised after the loop instead.
+  if (inTry(statement, enclosingScope(statement))) return undefined;
+  const kind = accumulatedKind(call.receiver, context);
+  if (!kind) return undefined;
+  const name = context.text(target);
+  const scope = enclosingScope(statement);
+  if (scope.type === "lambda" || scope.type === "class_definition" || declaredShared(scope, name, text) || inTry(loop, scope)) return undefined;
+  const uses = identifierUses(scope, name, text);
+  // A number assigned before the loop (so the line after the loop never reads an unbound name).
+  if (!uses.some((use) => use.end <= loop.start && useKind(use) === "assign" && !inNestedScope(use, scope))) return undefined;
+  for (const use of uses) {
+    if (use === target) continue;
+    // Read or written anywhere else in the loop (or by a nested function that the loop could call): no.
+    if (contains(loop, use) || inNestedScope(use, scope)) return undefined;
+    const how = useKind(use);
+    if (how === "read") continue;
+    // Every other write keeps it a Python number: `total = 0`, `total += 1`.
+    const statementNode = use.parent!;
+    const value = childByField(statementNode, "right");
+    if ((how === "assign" || how === "augmented") && isNumberLiteral(value, kind === "count")) continue;
+    // After the loop (which no other loop repeats) the variable is a Python number again: any update is fine.
+    if ((how === "assign" || how === "augmented") && use.start > loop.end && !enclosingLoop(loop)) continue;
+    return undefined;
+  }
+  const replacement = kind === "count" ? context.text(call.receiver) : `${context.text(call.receiver)}.detach().double()`;
+  const after = insertLinesAfter(text, loop, [`${name} = ${name}.item() if torch.is_tensor(${name}) else ${name}`]);
+  if (!after) return undefined;
+  const edits = [{ start: node.start, end: node.end, text: replacement }, after];
+  const torchImport = ensureTorchImport(text, context.analysis.tree.root);
+  if (torchImport) edits.push(torchImport);
+  return { title: `Accumulate \`${name}\` on the device and read it once after the loop`, safe: false, edits };
+}
+
+/** `(pred == y).sum()` (an int64 count) or a loss (a float): the accumulations this fix knows to be exact. */
+function accumulatedKind(receiver: SyntaxNode, context: RuleContext): "count" | "loss" | undefined {
+  const node = unparenthesized(receiver);
+  if (node.type === "call") {
+    const callee = childByField(node, "function");
+    if (callee?.type === "attribute" && context.text(childByField(callee, "attribute")!) === "sum" && (childByField(node, "arguments")?.children.length ?? 1) === 0) {
+      const counted = unparenthesized(childByField(callee, "object")!);
+      if (counted.type === "comparison_operator" && counted.children.length === 2 && ["==", "!=", "<", ">", "<=", ">="].includes(counted.tokens[0])) return "count";
+      if (counted.type === "call") {
+        const inner = childByField(counted, "function");
+        if (inner?.type === "attribute" && /^(eq|ne|lt|gt|le|ge)$/.test(context.text(childByField(inner, "attribute")!))) return "count";
+      }
+    }
+    // `criterion(out, y)`, `F.cross_entropy(out, y)`, `F.nll_loss(...)`: a loss, a float.
+    if (callee && /(^|\.)(\w*loss\w*|criterion|cross_entropy|binary_cross_entropy(_with_logits)?|kl_div)$/i.test(context.text(callee))) return "loss";
+    return undefined;
+  }
+  if ((node.type === "identifier" || node.type === "attribute") && /(^|[._])loss(es)?([._]|$)|^loss|loss$/i.test(context.text(node))) return "loss";
+  return undefined;
+}

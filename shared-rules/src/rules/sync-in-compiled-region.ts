@@ -14,6 +14,8 @@ export const syncInCompiledRegion: Rule = {
     description: "A sync inside a `torch.compile`d function (a graph break) or a CUDA-graph capture (an error).",
     hotPathOnly: true,
     breaksCompiledGraph: false,
+    fixable: false,
+    hasSuggestions: false,
     messages: {
       compiled: "`{{hazard}}` ({{rule}}) {{where}} is a graph break under `torch.compile` with default settings: the function is split and the host waits for the GPU {{frequency}}.",
       graph: "`{{hazard}}` ({{rule}}) {{where}} synchronizes during CUDA-graph capture, which fails with \"operation not permitted when stream is capturing\".",

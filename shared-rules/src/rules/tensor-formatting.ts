@@ -15,6 +15,8 @@ export const tensorFormatting: Rule = {
     description: "A GPU tensor formatted on the host (`print(t)`, `f\"{t}\"`, `%`, `.format`, logging, `set_postfix`, `add_scalar`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
+    fixable: false,
+    hasSuggestions: false,
     messages: {
       format: "`{{expression}}` {{where}} formats a GPU tensor as text, which waits for the GPU {{frequency}}{{assumption}}.",
       scalar: "`{{expression}}` {{where}} logs a GPU tensor; `add_scalar` converts it with `.cpu().numpy()` and waits for the GPU {{frequency}}{{assumption}}.",

@@ -28,6 +28,23 @@ export function formatSarif(results: FileResult[]): string {
         level: LEVEL[m.severity],
         message: { text: m.message },
         locations: [location],
+        ...(m.fixes && m.fixes.length > 0
+          ? {
+              fixes: m.fixes.map((fix) => ({
+                description: { text: `${fix.title}${fix.safe ? "" : " (suggestion: may change behaviour)"}` },
+                artifactChanges: [
+                  {
+                    artifactLocation: location.physicalLocation.artifactLocation,
+                    replacements: fix.edits.map((edit) => ({
+                      deletedRegion: { charOffset: edit.start, charLength: edit.end - edit.start },
+                      ...(edit.text ? { insertedContent: { text: edit.text } } : {}),
+                    })),
+                  },
+                ],
+                properties: { safe: fix.safe },
+              })),
+            }
+          : {}),
       };
     }),
   );

@@ -1,0 +1,126 @@
+/**
+ * Facts a fix needs before it may move code: the loop around a statement, every use of a name in a scope,
+ * whether a name is ever written except in given ways. Built on the syntax tree only (the analysis stays
+ * read-only), and conservative: anything unusual makes a fix decline.
+ */
+import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+
+const FUNCTION_TYPES = new Set(["function_definition", "lambda"]);
+
+/** The innermost `for`/`while` statement around `node` in the same function, if any. */
+export function enclosingLoop(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === "for_statement" || current.type === "while_statement") return current;
+    if (FUNCTION_TYPES.has(current.type) || current.type === "class_definition") return undefined;
+  }
+  return undefined;
+}
+
+/** The function (or module) whose local variables include the names used at `node`. */
+export function enclosingScope(node: SyntaxNode): SyntaxNode {
+  let current = node.parent;
+  for (; current; current = current.parent) {
+    if (current.type === "function_definition" || current.type === "module") return current;
+    if (current.type === "lambda" || current.type === "class_definition") return current;
+  }
+  let root = node;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** Is there a function, lambda or class between `node` and `scope`? */
+export function inNestedScope(node: SyntaxNode, scope: SyntaxNode): boolean {
+  for (let current = node.parent; current && current !== scope; current = current.parent) {
+    if (FUNCTION_TYPES.has(current.type) || current.type === "class_definition") return true;
+  }
+  return false;
+}
+
+/** Is `node` inside a `try` statement that lies within `scope`? */
+export function inTry(node: SyntaxNode, scope: SyntaxNode): boolean {
+  for (let current = node.parent; current && current !== scope; current = current.parent) if (current.type === "try_statement") return true;
+  return false;
+}
+
+/** Every identifier `name` under `root` that denotes the variable (not `obj.name`, not `f(name=...)`). */
+export function identifierUses(root: SyntaxNode, name: string, text: string): SyntaxNode[] {
+  const uses: SyntaxNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type !== "identifier" || text.slice(node.start, node.end) !== name) continue;
+    const parent = node.parent;
+    if (parent?.type === "attribute" && node.field === "attribute") continue;
+    if (parent?.type === "keyword_argument" && node.field === "name") continue;
+    uses.push(node);
+  }
+  return uses.sort((a, b) => a.start - b.start);
+}
+
+/** `global name` / `nonlocal name` anywhere in the file: such names are shared and never safe to move. */
+export function declaredShared(root: SyntaxNode, name: string, text: string): boolean {
+  let top = root;
+  while (top.parent) top = top.parent;
+  let names = sharedNames.get(top);
+  if (!names) {
+    names = new Set<string>();
+    const stack = [top];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      stack.push(...node.children);
+      if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) names.add(text.slice(c.start, c.end));
+    }
+    sharedNames.set(top, names);
+  }
+  return names.has(name);
+}
+
+const sharedNames = new WeakMap<SyntaxNode, Set<string>>();
+
+/** How a use of a name takes part in its statement. */
+export type UseKind = "read" | "assign" | "augmented" | "other-write";
+
+export function useKind(use: SyntaxNode): UseKind {
+  const parent = use.parent;
+  if (!parent) return "read";
+  if (parent.type === "assignment" && use.field === "left") return "assign";
+  if (parent.type === "augmented_assignment" && use.field === "left") return "augmented";
+  // Unpacking targets, loop variables, `with ... as name`, `del name`, walrus, imports, parameters.
+  if (["pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target", "delete_statement", "named_expression", "dotted_name", "aliased_import", "parameters", "default_parameter", "typed_parameter", "typed_default_parameter", "list_splat_pattern"].includes(parent.type)) return "other-write";
+  if (parent.type === "for_statement" && use.field === "left") return "other-write";
+  if (parent.type === "for_in_clause" && use.field === "left") return "other-write";
+  if (parent.type === "as_pattern" || parent.type === "with_item") return "other-write";
+  if ((parent.type === "function_definition" || parent.type === "class_definition") && use.field === "name") return "other-write";
+  return "read";
+}
+
+/** A number literal, possibly negated: `0`, `0.0`, `-1`, `1e-3`. */
+export function isNumberLiteral(raw: SyntaxNode | undefined, integerOnly = false): boolean {
+  if (!raw) return false;
+  let node = unparenthesized(raw);
+  if (node.type === "unary_operator" && (node.tokens[0] === "-" || node.tokens[0] === "+") && node.children.length === 1) node = unparenthesized(node.children[0]);
+  return node.type === "integer" || (!integerOnly && node.type === "float");
+}
+
+/** A constant made only of number/bool literals, lists and tuples of them: `[0.3, 0.7]`, `((1, 2), (3, 4))`, `-1.0`. */
+export function isConstantData(raw: SyntaxNode): boolean {
+  const node = unparenthesized(raw);
+  if (isNumberLiteral(node) || node.type === "true" || node.type === "false") return true;
+  if (node.type === "list" || node.type === "tuple") return node.children.every((child) => isConstantData(child));
+  return false;
+}
+
+/** The statement directly inside a block that contains `node` (its `expression_statement`, assignment line, ...). */
+export function statementOf(node: SyntaxNode): SyntaxNode | undefined {
+  let current: SyntaxNode | null = node;
+  while (current && current.parent && current.parent.type !== "block" && current.parent.type !== "module") current = current.parent;
+  return current ?? undefined;
+}
+
+/** The block (loop body) that directly holds `statement`. */
+export function blockOf(statement: SyntaxNode): SyntaxNode | undefined {
+  return statement.parent?.type === "block" || statement.parent?.type === "module" ? statement.parent : undefined;
+}
+
+export { childByField, contains };

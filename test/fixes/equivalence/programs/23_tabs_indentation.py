@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+X = torch.randn(48, 8)
+Y = torch.randint(0, 3, (48,))
+dataset = TensorDataset(X, Y)
+
+
+def train(model, loader, optimizer):
+	running_loss = 0.0
+	for x, y in loader:
+		x = x.to(device)
+		w = torch.tensor([1.0, 2.0, 1.0], device=device)
+		loss = F.cross_entropy(model(x), y.to(device), weight=w)
+		optimizer.zero_grad()
+		loss.backward()
+		optimizer.step()
+		running_loss += loss.item()
+	return running_loss
+
+
+model = nn.Linear(8, 3).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+RESULT = [train(model, DataLoader(dataset, batch_size=8), optimizer), model.weight.detach().cpu()]

@@ -1,0 +1,552 @@
+import { py } from "../helpers";
+import { fixTester } from "./fix-tester";
+
+const HEAD = py`
+  import torch
+  from torch.utils.data import DataLoader
+  device = torch.device("cuda")
+`;
+
+fixTester.run("dataloader-pin-memory", [
+  {
+    name: "adds pin_memory=True as the last argument",
+    code: HEAD + py`
+      loader = DataLoader(ds, batch_size=8)
+      for x, y in loader:
+          x = x.to(device)
+    `,
+    output: HEAD + py`
+      loader = DataLoader(ds, batch_size=8, pin_memory=True)
+      for x, y in loader:
+          x = x.to(device)
+    `,
+  },
+  {
+    name: "turns pin_memory=False into True",
+    code: HEAD + py`
+      loader = DataLoader(ds, pin_memory=False, shuffle=True)
+      for x, y in loader:
+          x = x.cuda()
+    `,
+    output: HEAD + py`
+      loader = DataLoader(ds, pin_memory=True, shuffle=True)
+      for x, y in loader:
+          x = x.cuda()
+    `,
+  },
+  {
+    name: "no pin_memory fix when the dataset may already be on the GPU (pinning it would raise)",
+    code: HEAD + py`
+      ds = TensorDataset(X.to(device), Y.to(device))
+      loader = DataLoader(ds, batch_size=8)
+      for x, y in loader:
+          x = x.to(device)
+    `,
+    output: null,
+  },
+  {
+    name: "keeps a trailing comma in a multi-line call",
+    code: HEAD + py`
+      loader = DataLoader(
+          ds,
+          batch_size=8,
+      )
+      for x, y in loader:
+          x = x.to(device)
+    `,
+    output: HEAD + py`
+      loader = DataLoader(
+          ds,
+          batch_size=8, pin_memory=True,
+      )
+      for x, y in loader:
+          x = x.to(device)
+    `,
+  },
+]);
+
+fixTester.run("blocking-host-to-device", [
+  {
+    name: "non_blocking=True on .to(device) and .cuda() of loader batches",
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for x, y in loader:
+              x = x.to(device)
+              y = y.cuda()
+              model(x, y).backward()
+    `,
+    output: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for x, y in loader:
+              x = x.to(device, non_blocking=True)
+              y = y.cuda(non_blocking=True)
+              model(x, y).backward()
+    `,
+  },
+  {
+    name: "no non_blocking fix for a tensor that is not a batch from the loader",
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, data, steps):
+          for i in range(steps):
+              x = data[i].to(device)
+              model(x).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no non_blocking fix when the host batch is changed in place after the copy",
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for x, y in loader:
+              x_gpu = x.to(device)
+              x.zero_()
+              model(x_gpu).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no non_blocking fix when another name keeps the host batch",
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for batch in loader:
+              inputs = batch[0]
+              x = batch[0].to(device)
+              inputs.mul_(2)
+              model(x).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "non_blocking on tuple assignment of several batch tensors",
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for data, target in loader:
+              data, target = data.to(device), target.to(device)
+              model(data, target).backward()
+    `,
+    output: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for data, target in loader:
+              data, target = data.to(device, non_blocking=True), target.to(device, non_blocking=True)
+              model(data, target).backward()
+    `,
+  },
+  {
+    name: "hoists a constant torch.tensor(..., device=d) before the loop",
+    code: py`
+      import torch
+      import torch.nn.functional as F
+      def train(model, loader, device):
+          for x, y in loader:
+              x = x.to(device, non_blocking=True)
+              w = torch.tensor([0.3, 0.7], device=device)
+              loss = F.cross_entropy(model(x), y, weight=w)
+              loss.backward()
+    `,
+    output: py`
+      import torch
+      import torch.nn.functional as F
+      def train(model, loader, device):
+          w = torch.tensor([0.3, 0.7], device=device)
+          for x, y in loader:
+              x = x.to(device, non_blocking=True)
+              loss = F.cross_entropy(model(x), y, weight=w)
+              loss.backward()
+    `,
+  },
+  {
+    name: "hoisting keeps CRLF line endings",
+    code: "import torch\r\ndef train(model, loader, device):\r\n    for x, y in loader:\r\n        s = torch.tensor(0.5, device=device)\r\n        (model(x.to(device, non_blocking=True)) * s).sum().backward()\r\n",
+    output: "import torch\r\ndef train(model, loader, device):\r\n    s = torch.tensor(0.5, device=device)\r\n    for x, y in loader:\r\n        (model(x.to(device, non_blocking=True)) * s).sum().backward()\r\n",
+  },
+  {
+    name: "no hoist when the tensor is changed in place",
+    code: py`
+      import torch
+      def train(model, loader, device):
+          for x, y in loader:
+              w = torch.tensor([0.3, 0.7], device=device)
+              w += 1
+              model(x.to(device, non_blocking=True), w).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no hoist when the device changes inside the loop",
+    code: py`
+      import torch
+      def train(model, loader, devices):
+          for i, (x, y) in enumerate(loader):
+              device = devices[i % 2]
+              w = torch.tensor([0.3, 0.7], device=device)
+              model(x.to(device, non_blocking=True), w).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no hoist when the tensor is used after the loop or kept in a list",
+    code: py`
+      import torch
+      def train(model, loader, device):
+          kept = []
+          for x, y in loader:
+              w = torch.tensor([0.3, 0.7], device=device)
+              kept.append(w)
+              model(x.to(device, non_blocking=True), w).backward()
+          return w
+    `,
+    output: null,
+  },
+  {
+    name: "no hoist for data that is not a literal",
+    code: py`
+      import torch
+      def train(model, loader, device, weights):
+          for x, y in loader:
+              w = torch.tensor(weights, device=device)
+              model(x.to(device, non_blocking=True), w).backward()
+    `,
+    output: null,
+  },
+]);
+
+fixTester.run("item-in-hot-path", [
+  {
+    name: "counter: correct += (pred == y).sum().item() (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def evaluate(model, loader, device):
+          correct = 0
+          for x, y in loader:
+              pred = model(x.to(device)).argmax(1)
+              correct += (pred == y.to(device)).sum().item()
+          return correct
+    `,
+    output: py`
+      import torch
+      def evaluate(model, loader, device):
+          correct = 0
+          for x, y in loader:
+              pred = model(x.to(device)).argmax(1)
+              correct += (pred == y.to(device)).sum()
+          correct = correct.item() if torch.is_tensor(correct) else correct
+          return correct
+    `,
+  },
+  {
+    name: "accumulator: running_loss += loss.item() in float64 (suggestion), with tabs",
+    unsafe: true,
+    suggestionOnly: true,
+    code: "import torch\ndef train(model, loader, opt):\n\trunning_loss = 0.0\n\tfor x, y in loader:\n\t\tloss = model(x, y)\n\t\tloss.backward()\n\t\topt.step()\n\t\trunning_loss += loss.item()\n\tprint(running_loss)\n",
+    output: "import torch\ndef train(model, loader, opt):\n\trunning_loss = 0.0\n\tfor x, y in loader:\n\t\tloss = model(x, y)\n\t\tloss.backward()\n\t\topt.step()\n\t\trunning_loss += loss.detach().double()\n\trunning_loss = running_loss.item() if torch.is_tensor(running_loss) else running_loss\n\tprint(running_loss)\n",
+  },
+  {
+    name: "adds import torch when the file only has from-imports",
+    unsafe: true,
+    code: py`
+      """Training."""
+      from torch import nn
+      def train(model, loader, opt):
+          total = 0.0
+          for x, y in loader:
+              loss = model(x, y)
+              loss.backward()
+              total += loss.item()
+          return total
+    `,
+    output: py`
+      """Training."""
+      import torch
+      from torch import nn
+      def train(model, loader, opt):
+          total = 0.0
+          for x, y in loader:
+              loss = model(x, y)
+              loss.backward()
+              total += loss.detach().double()
+          total = total.item() if torch.is_tensor(total) else total
+          return total
+    `,
+  },
+  {
+    name: "no accumulator fix when the variable is also used inside the loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          running_loss = 0.0
+          for i, (x, y) in enumerate(loader):
+              loss = model(x, y)
+              loss.backward()
+              running_loss += loss.item()
+              if i % 100 == 99:
+                  print(running_loss / 100)
+                  running_loss = 0.0
+    `,
+    output: null,
+  },
+  {
+    name: "no accumulator fix when the variable starts as something else than a number",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, start):
+          total = start
+          for x, y in loader:
+              loss = model(x, y)
+              loss.backward()
+              total += loss.item()
+          return total
+    `,
+    output: null,
+  },
+  {
+    name: "no accumulator fix for a value of unknown dtype",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          n = 0
+          for x, y in loader:
+              out = model(x)
+              out.sum().backward()
+              n += out.argmax().item()
+          return n
+    `,
+    output: null,
+  },
+  {
+    name: "Lightning: self.log(name, t.item()) logs the tensor (safe)",
+    code: py`
+      import torch
+      import torch.nn.functional as F
+      import lightning as L
+      class Model(L.LightningModule):
+          def training_step(self, batch, batch_idx):
+              loss = F.cross_entropy(self.model(batch[0]), batch[1])
+              self.log("train_loss", loss.item(), prog_bar=True)
+              self.log("lr", value=self.lr_tensor.item())
+              acc = (self.model(batch).argmax(1) == batch[1]).float().mean()
+              self.log("acc", value=acc.item())
+              return loss
+    `,
+    output: py`
+      import torch
+      import torch.nn.functional as F
+      import lightning as L
+      class Model(L.LightningModule):
+          def training_step(self, batch, batch_idx):
+              loss = F.cross_entropy(self.model(batch[0]), batch[1])
+              self.log("train_loss", loss, prog_bar=True)
+              self.log("lr", value=self.lr_tensor.item())
+              acc = (self.model(batch).argmax(1) == batch[1]).float().mean()
+              self.log("acc", value=acc)
+              return loss
+    `,
+  },
+  {
+    name: "no Lightning fix outside a LightningModule",
+    code: py`
+      import torch
+      class Trainer:
+          def training_step(self, batch, batch_idx):
+              loss = self.model(batch)
+              self.log("train_loss", loss.item())
+              return loss
+    `,
+    output: null,
+  },
+]);
+
+fixTester.run("data-dependent-shape", [
+  {
+    name: "x[x > 0].sum() → torch.where(x > 0, x, 0).sum() (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              return x[x > 0].sum()
+    `,
+    output: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              return torch.where(x > 0, x, 0).sum()
+    `,
+  },
+  {
+    name: "a mask bound once to a comparison of x",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              keep = x >= 0.5
+              return x[keep].sum()
+    `,
+    output: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              keep = x >= 0.5
+              return torch.where(keep, x, 0).sum()
+    `,
+  },
+  {
+    name: "one_hot(i) gets num_classes=K when the file binds it to an integer (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      import torch.nn.functional as F
+      NUM_CLASSES = 10
+      device = "cuda"
+      def train(model, loader):
+          for x, y in loader:
+              y = y.to(device, non_blocking=True)
+              a = F.one_hot(y)
+              b = F.one_hot(y, -1)
+              model(x, a, b).backward()
+    `,
+    output: py`
+      import torch
+      import torch.nn.functional as F
+      NUM_CLASSES = 10
+      device = "cuda"
+      def train(model, loader):
+          for x, y in loader:
+              y = y.to(device, non_blocking=True)
+              a = F.one_hot(y, num_classes=NUM_CLASSES)
+              b = F.one_hot(y, NUM_CLASSES)
+              model(x, a, b).backward()
+    `,
+  },
+  {
+    name: "no one_hot fix when the class count is not a known integer",
+    unsafe: true,
+    code: py`
+      import torch
+      import torch.nn.functional as F
+      device = "cuda"
+      def train(model, loader, num_classes):
+          for x, y in loader:
+              y = y.to(device, non_blocking=True)
+              model(x, F.one_hot(y)).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no fix when the mask may have another shape than x",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x, mask):
+              return x[mask].sum()
+    `,
+    output: null,
+  },
+]);
+
+fixTester.run("host-transfer-in-hot-path", [
+  {
+    name: "append(x.cpu()) → collect on device, move once after the loop",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          for x, _ in loader:
+              preds.append(model(x.to(device)).argmax(1).cpu())
+          return torch.cat(preds)
+    `,
+    output: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          for x, _ in loader:
+              preds.append(model(x.to(device)).argmax(1))
+          preds = [t.cpu() for t in preds]
+          return torch.cat(preds)
+    `,
+  },
+  {
+    name: "extend(x.cpu().numpy()) and extend(x.tolist()) inside `with torch.no_grad()`",
+    unsafe: true,
+    code: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          labels = []
+          with torch.no_grad():
+              for x, y in loader:
+                  out = model(x.to(device))
+                  preds.extend(out.argmax(1).cpu().numpy())
+                  labels.extend((y.to(device) + 0).tolist())
+          return preds, labels
+    `,
+    output: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          labels = []
+          with torch.no_grad():
+              for x, y in loader:
+                  out = model(x.to(device))
+                  preds.append(out.argmax(1))
+                  labels.append((y.to(device) + 0))
+              labels = [e for t in labels for e in t.tolist()]
+              preds = [e for t in preds for e in t.cpu().numpy()]
+          return preds, labels
+    `,
+  },
+  {
+    name: "no fix when the list is read inside the loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          for x, _ in loader:
+              preds.append(model(x.to(device)).cpu())
+              if len(preds) > 10:
+                  break
+          return preds
+    `,
+    output: null,
+  },
+  {
+    name: "no fix when the tensor is a buffer changed in place later",
+    unsafe: true,
+    code: py`
+      import torch
+      def predict(model, loader, device):
+          preds = []
+          for x, _ in loader:
+              buf = model(x.to(device))
+              preds.append(buf.cpu())
+              buf.zero_()
+          return preds
+    `,
+    output: null,
+  },
+]);
