@@ -1,6 +1,5 @@
 /**
- * Short seeded property runs (the long runs are `npm run fuzz`). Fix properties are not here: fixes are not
- * implemented yet (a separate issue).
+ * Short seeded property runs (the long runs are `npm run fuzz`). Fix properties are in fix-properties.test.ts.
  */
 import * as assert from "assert";
 import { initParser, lintSource } from "synclint-rules";
