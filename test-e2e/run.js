@@ -91,7 +91,10 @@ function codeServer(nodeHome) {
 }
 
 function node24Env(nodeHome) {
-  return { ...process.env, PATH: `${path.join(nodeHome, "bin")}:${process.env.PATH}`, npm_config_nodedir: nodeHome };
+  // Under `npm run test:e2e` the outer npm (on Node 20) exports npm_* variables; the inner npm would take them as
+  // its configuration, e.g. npm_config_user_agent "node/v20", which code-server's postinstall reads as the version.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  return { ...env, PATH: `${path.join(nodeHome, "bin")}:${process.env.PATH}`, npm_config_nodedir: nodeHome };
 }
 
 function freePort() {
