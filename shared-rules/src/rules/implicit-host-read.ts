@@ -1,6 +1,6 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { calleeName, gpuAssumption, isTensorEvidence, positional, shortText } from "./support";
+import { argumentList, calleeName, gpuAssumption, isTensorEvidence, positional, shortText } from "./support";
 
 const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
 
@@ -21,6 +21,7 @@ export const implicitHostRead: Rule = {
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",
       index: "`{{expression}}` {{where}} uses a GPU tensor as a Python index and waits for the GPU {{frequency}}{{assumption}}.",
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
+      nonfinite: "`{{expression}}` {{where}} checks the total norm with a Python `if` (`error_if_nonfinite=True`), which waits for the GPU {{frequency}}; the default `error_if_nonfinite=False` does not sync.",
     },
     mechanism: [
       "**`__bool__` / `__float__` / `__index__`** — Python asks the tensor for a plain value; `at::is_nonzero` and the scalar conversions call `item()`.",
@@ -36,6 +37,7 @@ export const implicitHostRead: Rule = {
         "`torch.where` computes both branches; it is equivalent only when both are tensors (or broadcastable scalars) without side effects. " +
         "Branches that `break`, `return` or `raise` cannot be rewritten this way.",
       facts: [
+        "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
         "§2 op table: `if torch.any(t):`",
         "§4 data-dependent `if` is a graph break",
@@ -118,6 +120,12 @@ export const implicitHostRead: Rule = {
       call(node) {
         const name = calleeName(node, context);
         if (!name) return;
+        if (/(^|\.)clip_grad_norm_?$/.test(name) || /\.clip_grad_norm_$/.test(context.text(childByField(node, "function")!))) {
+          const check = argumentList(node).find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "error_if_nonfinite");
+          const value = check ? childByField(check, "value") : undefined;
+          if (value && context.text(value) === "True") context.report({ node, messageId: "nonfinite", data: { expression: shortText(node, context) } });
+          return;
+        }
         const args = positional(node);
         if (CONVERSIONS.has(name) && args.length === 1) return reportValue(node, args[0], "conversion");
         if (name === "range") {

@@ -5,6 +5,8 @@ import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNested
 import { insertLinesAfter } from "../fixes/indentation";
 import { ensureTorchImport } from "../fixes/imports";
 import { safeFixes } from "../fixes/edits";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { enclosingClass } from "../analysis/tensor-evidence";
 
 /** `.item()` on a tensor that may live on a GPU, on a path that runs every step. */
 export const itemInHotPath: Rule = {
@@ -13,13 +15,15 @@ export const itemInHotPath: Rule = {
     code: "SYN101",
     category: "host read",
     defaultSeverity: "warning",
-    description: "`.item()` on a GPU tensor in code that runs every step.",
+    description: "`.item()` on a GPU tensor in code that runs every step (and the `.item()` hidden in `GradScaler.step` / `get_scale()`).",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: true,
     hasSuggestions: true,
     messages: {
       item: "`{{expression}}.item()` {{where}} waits for the GPU {{frequency}}{{assumption}}.",
+      scalerStep: "`{{expression}}` {{where}} calls `.item()` on the inf/NaN check of each device and waits for the GPU {{frequency}}; an optimizer created with `fused=True` (Adam/AdamW) lets GradScaler skip it.",
+      scalerScale: "`{{expression}}` {{where}} reads the loss scale with a host-device sync {{frequency}}.",
     },
     mechanism: [
       "**Python call** — the binding checks the tensor handle (one element, `numel() == 1`) and releases the GIL.",
@@ -61,6 +65,7 @@ export const itemInHotPath: Rule = {
         "Apple's MPS backend, which has no float64. " +
         "Moving a read to a logging interval changes how often values are printed, never what the model computes; it is not automated.",
       facts: [
+        "§2 op table: GradScaler `step` (one `.item()` per device unless the optimizer is `fused=True`) and `get_scale()`",
         "§1 `t.item()` (`memcpy_and_sync`, `CUDAScalar.cu`)",
         "§4 `.item()` breaks the graph by default",
         "§4 CUDA graphs: syncs are prohibited during capture",
@@ -72,6 +77,11 @@ export const itemInHotPath: Rule = {
     return {
       call(node) {
         const call = methodCall(node, context);
+        if (call && (call.method === "step" || call.method === "get_scale") && isGradScaler(call.receiver, context)) {
+          if (call.method === "step" && !isUnfusedOptimizer(positional(node)[0], context)) return;
+          context.report({ node, range: call.range, messageId: call.method === "step" ? "scalerStep" : "scalerScale", data: { expression: shortText(node, context) } });
+          return;
+        }
         if (!call || call.method !== "item" || positional(node).length > 0) return;
         const evidence = context.analysis.tensorEvidence(call.receiver);
         if (!mayBeGpuTensor(evidence, context, true)) return;
@@ -87,6 +97,51 @@ export const itemInHotPath: Rule = {
     };
   },
 };
+
+/**
+ * An enabled `torch.amp.GradScaler` / `torch.cuda.amp.GradScaler` made in this file (or `self.scaler` assigned
+ * one). `GradScaler(enabled=...)` with anything but `True` is often off (bf16 runs): not reported.
+ */
+function isGradScaler(receiver: SyntaxNode, context: RuleContext): boolean {
+  const made = assignedValue(receiver, context);
+  if (made?.type !== "call") return false;
+  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
+  const enabled = keywordValue(made, "enabled", context);
+  return /(^|\.)GradScaler$/.test(name) && (!enabled || context.text(enabled) === "True");
+}
+
+/**
+ * The optimizer given to `scaler.step(...)` is a `torch.optim` optimizer made in this file without
+ * `fused=True`. One made elsewhere (`model.configure_optimizers()`) may be fused: not reported.
+ */
+function isUnfusedOptimizer(optimizer: SyntaxNode | undefined, context: RuleContext): boolean {
+  const made = optimizer ? assignedValue(optimizer, context) : undefined;
+  if (made?.type !== "call") return false;
+  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
+  if (!/^torch\.optim\.[A-Z]\w*$/.test(name)) return false;
+  const fused = keywordValue(made, "fused", context);
+  return !fused || context.text(fused) === "False";
+}
+
+function keywordValue(call: SyntaxNode, name: string, context: RuleContext): SyntaxNode | undefined {
+  const argument = childByField(call, "arguments")?.children.find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === name);
+  return argument ? childByField(argument, "value") : undefined;
+}
+
+/** The expression last assigned to a name (`scaler`) or to a `self.` attribute (`self.scaler`) of this file. */
+function assignedValue(node: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const target = unparenthesized(node);
+  if (target.type === "identifier") {
+    const binding = resolveBinding(context.text(target), target.start, scopeOf(target, context.analysis.scopes));
+    return binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+  }
+  if (target.type === "attribute" && context.text(childByField(target, "object")!) === "self") {
+    const cls = enclosingClass(target);
+    const values = cls ? context.analysis.classes.get(cls)?.attributes.get(context.text(childByField(target, "attribute")!)) : undefined;
+    return values?.[values.length - 1];
+  }
+  return undefined;
+}
 
 function itemFixes(call: MethodCall, context: RuleContext): Fix[] {
   const lightning = lightningLogFix(call, context);

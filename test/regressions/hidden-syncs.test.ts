@@ -1,0 +1,82 @@
+/**
+ * Syncs hidden inside library calls (pytorch-sync-facts.md §2 op table): GradScaler.step / get_scale and
+ * clip_grad_norm_(error_if_nonfinite=True).
+ */
+import * as assert from "assert";
+import { initParser, lintSource, resolveConfig } from "synclint-rules";
+import { py } from "../helpers";
+
+function lines(code: string, rule: string): number[] {
+  return lintSource(code, { config: resolveConfig({ select: [rule] }, process.cwd()) }).findings.map((f) => f.line);
+}
+
+describe("hidden syncs in library calls", () => {
+  before(() => initParser());
+
+  it("GradScaler.step in the step loop syncs unless the optimizer is fused", () => {
+    const code = (fused: string) => py`
+      import torch
+      def train(model, loader, device):
+          optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3${fused})
+          scaler = torch.amp.GradScaler("cuda")
+          for x, y in loader:
+              with torch.autocast("cuda"):
+                  loss = model(x.to(device, non_blocking=True)).mean()
+              scaler.scale(loss).backward()
+              scaler.step(optimizer)
+              scaler.update()
+    `;
+    assert.deepStrictEqual(lines(code(""), "item-in-hot-path"), [9]);
+    assert.deepStrictEqual(lines(code(", fused=True"), "item-in-hot-path"), []);
+  });
+
+  it("a GradScaler kept on self, and get_scale(), are followed too; other .step() calls are not", () => {
+    const code = py`
+      import torch
+      from torch.cuda.amp import GradScaler
+      class Trainer:
+          def __init__(self, model):
+              self.scaler = GradScaler()
+              self.optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+              self.scheduler = torch.optim.lr_scheduler.StepLR(self.optimizer, 10)
+          def fit(self, model, loader, device):
+              for x in loader:
+                  loss = model(x.to(device, non_blocking=True)).mean()
+                  self.scaler.scale(loss).backward()
+                  self.scaler.step(self.optimizer)
+                  self.scheduler.step()
+                  self.optimizer.step()
+                  print(self.scaler.get_scale())
+    `;
+    assert.deepStrictEqual(lines(code, "item-in-hot-path"), [12, 15]);
+  });
+
+  it("GradScaler.step is not reported when the scaler may be disabled or the optimizer is made elsewhere", () => {
+    const code = (scaler: string, optimizer: string) => py`
+      import torch
+      def train(model, loader, device, dtype):
+          optimizer = ${optimizer}
+          scaler = ${scaler}
+          for x in loader:
+              scaler.scale(model(x.to(device, non_blocking=True)).mean()).backward()
+              scaler.step(optimizer)
+              scaler.update()
+    `;
+    assert.deepStrictEqual(lines(code("torch.cuda.amp.GradScaler(enabled=(dtype == 'float16'))", "torch.optim.AdamW(model.parameters())"), "item-in-hot-path"), []);
+    assert.deepStrictEqual(lines(code("torch.cuda.amp.GradScaler()", "model.configure_optimizers(0.1)"), "item-in-hot-path"), []);
+    assert.deepStrictEqual(lines(code("torch.cuda.amp.GradScaler(enabled=True)", "torch.optim.AdamW(model.parameters(), fused=False)"), "item-in-hot-path"), [7]);
+  });
+
+  it("clip_grad_norm_ syncs only with error_if_nonfinite=True", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, device):
+          for x in loader:
+              model(x.to(device, non_blocking=True)).mean().backward()
+              torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+              torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(lines(code, "implicit-host-read"), [6]);
+  });
+});
