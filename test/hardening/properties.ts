@@ -7,7 +7,9 @@
  */
 import * as fc from "fast-check";
 import * as path from "path";
-import { parsePython, lintSource, resolveConfig, SourceText } from "synclint-rules";
+import * as assert from "assert";
+import { spawnSync } from "child_process";
+import { applyFixes, parsePython, parsesCleanly, lintSource, resolveConfig, SourceText } from "synclint-rules";
 import type { LintResult, Tree, ResolvedConfig } from "synclint-rules";
 import { OpenDocument } from "synclint-server/out/documents";
 
@@ -474,3 +476,64 @@ export function checkServerDocument(initial: string, specs: EditSpec[], encoding
 }
 
 export { fc };
+
+/** Training and evaluation loops whose pieces each invite a fix, in random combinations and styles. */
+export const fixableProgramArbitrary: fc.Arbitrary<string> = fc
+  .record({
+    indent: fc.constantFrom("    ", "  ", "\t"),
+    newline: fc.constantFrom("\n", "\r\n"),
+    loader: fc.constantFrom("DataLoader(dataset, batch_size=32)", "DataLoader(dataset, batch_size=32, pin_memory=False)", "DataLoader(dataset, 8, shuffle=True)"),
+    iterate: fc.constantFrom("for x, y in loader:", "for step, (x, y) in enumerate(loader):"),
+    pieces: fc.subarray(
+      [
+        "x = x.to(device)",
+        "y = y.cuda()",
+        "weight = torch.tensor([0.3, 0.7], device=device)",
+        "out = model(x)",
+        "loss = criterion(out, y)",
+        "running_loss += loss.item()",
+        "correct += (out.argmax(1) == y).sum().item()",
+        "preds.append(out.argmax(1).cpu())",
+        "probs.extend(out.softmax(-1).cpu().numpy())",
+        "total = x[x > 0].sum()",
+        "print(loss.item())",
+      ],
+      { minLength: 1 },
+    ),
+  })
+  .map(({ indent, newline, loader, iterate, pieces }) => {
+    const lines = [
+      "import torch",
+      "import torch.nn.functional as F",
+      "from torch.utils.data import DataLoader",
+      "",
+      "",
+      "def train(model, dataset, criterion, device):",
+      `${indent}loader = ${loader}`,
+      `${indent}running_loss = 0.0`,
+      `${indent}correct = 0`,
+      `${indent}preds = []`,
+      `${indent}probs = []`,
+      `${indent}${iterate}`,
+      ...pieces.map((piece) => `${indent}${indent}${piece}`),
+      `${indent}return running_loss, correct, preds, probs`,
+      "",
+    ];
+    return lines.join(newline);
+  });
+
+export function compiles(text: string): boolean {
+  const run = spawnSync("python3", ["-c", "import sys; compile(sys.stdin.read(), 'fixed.py', 'exec')"], { input: text, encoding: "utf8" });
+  return run.status === 0;
+}
+
+/** Applying every fix (safe and suggestions) yields text that parses (and compiles, if asked), and fixing again changes nothing. Returns whether the text changed. */
+export function checkFixes(text: string, checkCompiles = false): boolean {
+  const first = applyFixes(text, { unsafe: true });
+  if (!first.changed) return false;
+  assert.ok(parsesCleanly(first.text), `fixed text does not parse:\n${first.text}`);
+  if (checkCompiles) assert.ok(compiles(first.text), `fixed text does not compile:\n${first.text}`);
+  assert.strictEqual(applyFixes(first.text, { unsafe: true }).text, first.text, "fixing twice changed the text");
+  return true;
+}
+
