@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
 import { TensorEvidence, positionalArguments } from "./tensor-evidence";
 import {
-  COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME,
+  COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { resolveBinding, scopeOf, Scope } from "./scopes";
 
@@ -619,10 +619,6 @@ function isModulo(raw: SyntaxNode): boolean {
   return !!left && unparenthesized(left).type !== "string" && unparenthesized(left).type !== "concatenated_string";
 }
 
-function lastName(dotted: string): string {
-  const index = dotted.lastIndexOf(".");
-  return index < 0 ? dotted : dotted.slice(index + 1);
-}
 
 function identifiersIn(root: SyntaxNode, text: string): string[] {
   const names: string[] = [];

@@ -34,5 +34,10 @@ export const STREAM_OR_EVENT_NAME = /stream|event|^(start|end|stop)(_evt|_ev)?$/
 export const LOGGER_NAME = /^(logging|logger|log|_logger|_log|LOGGER|LOG)$|logger$/i;
 export const LOGGING_METHOD = /^(debug|info|warning|warn|error|critical|exception|log)$/;
 
+/** The last part of a dotted name: `self.train_loader` → `train_loader`. */
+export function lastName(dotted: string): string {
+  return dotted.slice(dotted.lastIndexOf(".") + 1);
+}
+
 /** Names for devices in `.to(device)`. */
 export const DEVICE_NAME = /device|^dev$|cuda|gpu|^rank$|local_rank/i;

@@ -144,7 +144,7 @@ export const implicitHostRead: Rule = {
         const owner = evidenceOf(value);
         for (const index of node.children.filter((child) => child.field === "subscript")) {
           if (index.type === "slice") {
-            const bound = index.children.find((part) => isTensorEvidence(evidenceOf(part), context) && isScalarLike(part));
+            const bound = index.children.find((part) => isTensorEvidence(evidenceOf(part), context));
             if (bound) reportValue(node, bound, "index");
           } else if (owner.kind === "container" || owner.kind === "scalar") {
             if (isTensorEvidence(evidenceOf(index), context)) reportValue(node, index, "index");
@@ -155,7 +155,3 @@ export const implicitHostRead: Rule = {
   },
 };
 
-/** A slice bound that is a 0-dim tensor (a reduction or `.item`-less count), not an index tensor. */
-function isScalarLike(node: SyntaxNode): boolean {
-  return unparenthesized(node).type !== "list";
-}

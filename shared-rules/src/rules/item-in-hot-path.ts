@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { positional, gpuAssumption, mayBeGpuTensor, methodCall, shortText, MethodCall } from "./support";
+import { keyword, positional, gpuAssumption, mayBeGpuTensor, methodCall, shortText, MethodCall } from "./support";
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, isNumberLiteral, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
 import { ensureTorchImport } from "../fixes/imports";
@@ -106,7 +106,7 @@ function isGradScaler(receiver: SyntaxNode, context: RuleContext): boolean {
   const made = assignedValue(receiver, context);
   if (made?.type !== "call") return false;
   const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
-  const enabled = keywordValue(made, "enabled", context);
+  const enabled = keyword(made, "enabled", context);
   return /(^|\.)GradScaler$/.test(name) && (!enabled || context.text(enabled) === "True");
 }
 
@@ -119,13 +119,8 @@ function isUnfusedOptimizer(optimizer: SyntaxNode | undefined, context: RuleCont
   if (made?.type !== "call") return false;
   const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
   if (!/^torch\.optim\.[A-Z]\w*$/.test(name)) return false;
-  const fused = keywordValue(made, "fused", context);
+  const fused = keyword(made, "fused", context);
   return !fused || context.text(fused) === "False";
-}
-
-function keywordValue(call: SyntaxNode, name: string, context: RuleContext): SyntaxNode | undefined {
-  const argument = childByField(call, "arguments")?.children.find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === name);
-  return argument ? childByField(argument, "value") : undefined;
 }
 
 /** The expression last assigned to a name (`scaler`) or to a `self.` attribute (`self.scaler`) of this file. */

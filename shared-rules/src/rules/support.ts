@@ -1,6 +1,6 @@
 /** Small predicates the rules share; each rule's own logic stays in its file. */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { Evidence, isTensorKind } from "../analysis/tensor-evidence";
+import { Evidence, positionalArguments, keywordArgument } from "../analysis/tensor-evidence";
 import type { RuleContext } from "../rule";
 
 export interface MethodCall {
@@ -31,17 +31,10 @@ export function argumentList(call: SyntaxNode): SyntaxNode[] {
   return childByField(call, "arguments")?.children ?? [];
 }
 
-export function positional(call: SyntaxNode): SyntaxNode[] {
-  return argumentList(call).filter((a) => a.type !== "keyword_argument" && a.type !== "list_splat" && a.type !== "dictionary_splat");
-}
+export const positional = positionalArguments;
 
 export function keyword(call: SyntaxNode, name: string, context: RuleContext): SyntaxNode | undefined {
-  for (const argument of argumentList(call)) {
-    if (argument.type !== "keyword_argument") continue;
-    const key = childByField(argument, "name");
-    if (key && context.text(key) === name) return childByField(argument, "value");
-  }
-  return undefined;
+  return keywordArgument(call, name, context.analysis.source.text);
 }
 
 /** True for `True` (possibly parenthesised). */
@@ -77,8 +70,8 @@ export function gpuAssumption(node: SyntaxNode, evidence: Evidence, context: Rul
   return evidence.kind === "tensor" ? ` (if \`${name}\` is on a GPU)` : ` (if \`${name}\` is a CUDA tensor)`;
 }
 
-/** A tensor that may be on a GPU: positive evidence, or a tensor of unknown device in a file that uses devices. */
-export function isTensorEvidence(evidence: Evidence, context?: RuleContext): boolean {
+/** A tensor that may be on a GPU: positive evidence, or a tensor of unknown device in a file that imports torch. */
+export function isTensorEvidence(evidence: Evidence, context: RuleContext): boolean {
   if (evidence.kind === "gpu") return true;
-  return evidence.kind === "tensor" && (context ? context.importsTorch : true);
+  return evidence.kind === "tensor" && context.importsTorch;
 }

@@ -1,6 +1,6 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { LOGGER_NAME, LOGGING_METHOD } from "../analysis/names";
+import { LOGGER_NAME, LOGGING_METHOD, lastName } from "../analysis/names";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, methodCall, positional, shortText } from "./support";
 
 const FORMATTING_BUILTINS = new Set(["print", "str", "repr", "format"]);
@@ -110,7 +110,3 @@ export const tensorFormatting: Rule = {
   },
 };
 
-function lastName(dotted: string): string {
-  const index = dotted.lastIndexOf(".");
-  return index < 0 ? dotted : dotted.slice(index + 1);
-}
