@@ -1,6 +1,6 @@
 /** synclint's engine, with no editor dependency: the CLI, the server and the ESLint plugin build on this. */
-export { initParser, isParserReady, parsePython, pythonLanguage } from "./parser";
-export type { Tree, Edit } from "./parser";
+export { initParser, isParserReady, parsePython, pythonLanguage, walkTree } from "./parser";
+export type { Tree, Edit, TreeWalk } from "./parser";
 export { buildSyntaxTree, updateSyntaxTree } from "./syntax";
 export type { SyntaxChange } from "./syntax";
 export type { SyntaxNode, SyntaxTree } from "./syntax";

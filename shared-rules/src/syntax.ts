@@ -6,9 +6,8 @@
  * and field ids to avoid marshalling strings, and answer everything else in JavaScript.
  * Offsets are UTF-16 code units (JavaScript string indices), as web-tree-sitter reports them.
  */
-import type { Tree } from "./parser";
-import type { TreeCursor } from "web-tree-sitter";
-import { pythonLanguage } from "./parser";
+import type { Tree, TreeWalk } from "./parser";
+import { pythonLanguage, walkTree } from "./parser";
 
 export interface SyntaxNode {
   readonly type: string;
@@ -79,7 +78,7 @@ interface Sinks {
  * Copies the children of the node under `cursor` (and all their descendants) into `parent`, with one
  * iterative walk (deep nesting is safe). Leaves the cursor on the node it started on.
  */
-function copyChildren(cursor: TreeCursor, parent: MutableNode, sinks: Sinks): void {
+function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void {
   const names = typeNames!;
   const named = typeIsNamed!;
   const fields = fieldNames!;
@@ -122,7 +121,7 @@ function copyChildren(cursor: TreeCursor, parent: MutableNode, sinks: Sinks): vo
   }
 }
 
-function rootOf(cursor: TreeCursor): MutableNode {
+function rootOf(cursor: TreeWalk): MutableNode {
   return {
     type: cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : typeNames![cursor.nodeTypeId],
     start: cursor.startIndex,
@@ -144,8 +143,9 @@ function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProble
 /** Copies a tree-sitter tree into plain objects. */
 export function buildSyntaxTree(tree: Tree): SyntaxTree {
   languageTables();
-  const cursor = tree.walk();
+  // Asked before the walk starts: no other tree-sitter call may run during it.
   const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
+  const cursor = walkTree(tree);
   try {
     const root = rootOf(cursor);
     copyChildren(cursor, root, sinks);
@@ -172,8 +172,9 @@ export function updateSyntaxTree(tree: Tree, previous: SyntaxTree, change: Synta
   const names = typeNames!;
   const oldByStart = new Map<number, SyntaxNode>();
   for (const child of previous.root.children) oldByStart.set(child.start, child);
-  const cursor = tree.walk();
+  // Asked before the walk starts: no other tree-sitter call may run during it.
   const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
+  const cursor = walkTree(tree);
   const reused: Array<{ node: SyntaxNode; shift: number }> = [];
   try {
     const root = rootOf(cursor);
@@ -233,7 +234,7 @@ function shiftSubtree(root: MutableNodeShift, delta: number): void {
   }
 }
 
-function cursorNode(cursor: TreeCursor, parent: MutableNode): MutableNode | null {
+function cursorNode(cursor: TreeWalk, parent: MutableNode): MutableNode | null {
   const typeId = cursor.nodeTypeId;
   const isError = typeId === ERROR_TYPE_ID;
   if (!isError && !typeIsNamed![typeId]) return null;
