@@ -23,7 +23,8 @@ export class OpenDocument {
   private previousSyntax: SyntaxTree | undefined;
   private change: { start: number; end: number; delta: number } | undefined;
 
-  constructor(readonly uri: string, public version: number, private currentText: string) {}
+  /** `parsed` hears of every parse, so that the store can bound how many documents hold trees. */
+  constructor(readonly uri: string, public version: number, private currentText: string, private readonly parsed: (document: OpenDocument) => void = () => {}) {}
 
   get text(): string {
     return this.currentText;
@@ -60,6 +61,7 @@ export class OpenDocument {
       } finally {
         edited?.delete();
       }
+      this.parsed(this);
     }
     return this.currentTree;
   }
@@ -142,6 +144,15 @@ export class OpenDocument {
     this.change = { start: Math.min(mappedStart, start), end: Math.max(mappedEnd, newEnd), delta: current.delta + delta };
   }
 
+  /**
+   * Frees the trees of a document nobody is editing: the next edit, hover or code action parses the text
+   * again (as an open does). Open files then cost their text and findings, not two trees each.
+   */
+  releaseTrees(): void {
+    this.close();
+    this.change = undefined;
+  }
+
   close(): void {
     this.currentSyntax = undefined;
     this.previousSyntax = undefined;
@@ -179,12 +190,28 @@ function advance(from: Point, text: string, start: number, end: number): Point {
   return lineStart === -1 ? { row, column: from.column + (end - start) } : { row, column: end - lineStart };
 }
 
+/** How many documents keep their trees between edits (the ones edited last). */
+const WARM_DOCUMENTS = 8;
+
 export class DocumentStore {
   private readonly byUri = new Map<string, OpenDocument>();
+  /** Documents holding trees, the one used last at the end. */
+  private readonly warm: OpenDocument[] = [];
+
+  /**
+   * `document` was just parsed: it keeps its trees for the next edit's incremental re-parse, and the document
+   * used longest ago beyond the first WARM_DOCUMENTS gives its trees up.
+   */
+  private keepWarm(document: OpenDocument): void {
+    const at = this.warm.indexOf(document);
+    if (at >= 0) this.warm.splice(at, 1);
+    this.warm.push(document);
+    while (this.warm.length > WARM_DOCUMENTS) this.warm.shift()!.releaseTrees();
+  }
 
   open(uri: string, version: number, text: string): OpenDocument {
-    this.byUri.get(uri)?.close();
-    const document = new OpenDocument(uri, version, text);
+    this.close(uri);
+    const document = new OpenDocument(uri, version, text, (parsed) => this.keepWarm(parsed));
     this.byUri.set(uri, document);
     return document;
   }
@@ -194,8 +221,12 @@ export class DocumentStore {
   }
 
   close(uri: string): void {
-    this.byUri.get(uri)?.close();
+    const document = this.byUri.get(uri);
+    if (!document) return;
+    document.close();
     this.byUri.delete(uri);
+    const at = this.warm.indexOf(document);
+    if (at >= 0) this.warm.splice(at, 1);
   }
 
   all(): OpenDocument[] {

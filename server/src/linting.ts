@@ -11,7 +11,8 @@ export interface DocumentLint {
   version: number;
   text: string;
   result: LintResult;
-  syntax: SyntaxTree;
+  /** The syntax tree of `text` (the document's, re-parsed if it gave its trees up meanwhile). */
+  readonly syntax: SyntaxTree;
   config: ResolvedConfig;
 }
 
@@ -23,9 +24,17 @@ export class Linter {
 
   lint(document: OpenDocument, config: ResolvedConfig): DocumentLint | undefined {
     try {
-      const syntax = document.syntax;
-      const result = lintSyntaxTree(document.text, syntax, { filePath: filePathOf(document.uri), config });
-      const lint: DocumentLint = { version: document.version, text: document.text, result, syntax, config };
+      const result = lintSyntaxTree(document.text, document.syntax, { filePath: filePathOf(document.uri), config });
+      // `last` hands a lint out only while the document still has its text, so the document's tree is this text's.
+      const lint: DocumentLint = {
+        version: document.version,
+        text: document.text,
+        result,
+        config,
+        get syntax() {
+          return document.syntax;
+        },
+      };
       this.lastByUri.set(document.uri, lint);
       return lint;
     } catch (error) {

@@ -168,7 +168,8 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
       message,
       ...location,
       hot: site.hot,
-      context: site,
+      // A finding outlives its syntax tree (the server keeps findings, not trees): no node references in it.
+      context: withoutNodes(site),
       evidence: descriptor.evidence,
       // The metadata is the contract (ESLint enforces the same): a rule offers only the kinds of fix it declares.
       fixes: (descriptor.fixes ?? []).filter((fix) => (fix.safe ? rule.meta.fixable : rule.meta.hasSuggestions)),
@@ -236,6 +237,12 @@ function describeProblem(kind: string): string {
   if (kind === "python2") return "Python 2 syntax (synclint reads Python 3)";
   if (kind === "_dedent" || kind === "_indent" || kind === "_newline") return "unexpected indentation";
   return `expected \`${kind.replace(/^_/, "")}\``;
+}
+
+function withoutNodes(site: SiteContext): SiteContext {
+  if (!site.loop) return site;
+  const { loop: _loop, ...rest } = site;
+  return rest;
 }
 
 const NO_VISITORS: ReadonlyArray<{ rule: Rule; visit: (node: SyntaxNode) => void }> = [];

@@ -258,6 +258,29 @@ describe("language server (stdio)", function () {
     assert.deepStrictEqual(simplify(after.diagnostics), expected(text, "actions.py", "utf-16"));
   });
 
+  it("documents not edited lately give their trees up and still edit, hover and offer actions like fresh ones", async () => {
+    client = new TestClient();
+    await client.initialize({});
+    // More open documents than keep their trees (8): the first ones are re-parsed when next used.
+    const names = Array.from({ length: 12 }, (_, n) => `warm-${n}.py`);
+    for (const name of names) {
+      await client.open(uriOf(name), TRAIN);
+      await client.diagnostics(uriOf(name), 1);
+    }
+    const uri = uriOf(names[0]);
+    const hover = await client.request("textDocument/hover", { textDocument: { uri }, position: { line: 7, character: 21 } });
+    assert.match(hover.contents.value, /Copy and wait/);
+    // An incremental edit of a document whose trees were freed: the same diagnostics as a fresh lint.
+    const text = TRAIN.replace("        print(loss.item())", "        print(loss.item())\n        if loss:\n            pass");
+    await client.change(uri, 2, [{ range: { start: { line: 7, character: 26 }, end: { line: 7, character: 26 } }, text: "\n        if loss:\n            pass" }]);
+    const published = await client.diagnostics(uri, 2);
+    assert.deepStrictEqual(simplify(published.diagnostics), expected(text, names[0], "utf-16"));
+    assert.ok(published.diagnostics.some((d) => d.code === "implicit-host-read"), "the edit's new finding");
+    const item = published.diagnostics.find((d) => d.code === "item-in-hot-path");
+    const actions: any[] = await client.request("textDocument/codeAction", { textDocument: { uri: uriOf(names[1]) }, range: item.range, context: { diagnostics: [item] } });
+    assert.ok(actions.some((a) => a.title === "Disable `item-in-hot-path` for this line"), actions.map((a) => a.title).join());
+  });
+
   it("answers pull diagnostics when the client supports them", async () => {
     client = new TestClient();
     const init = await client.initialize({ textDocument: { diagnostic: { dynamicRegistration: false } } });
