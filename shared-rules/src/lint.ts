@@ -94,14 +94,18 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
     return { start, end, line: from.line + 1, column: from.character + 1, endLine: to.line + 1, endColumn: to.character + 1 };
   };
 
-  const syntaxProblems = [...syntax.problems, ...pythonOnlyProblems(syntax.root, text)].sort((a, b) => a.offset - b.offset);
-  if (syntaxProblems.length > 0) {
+  const reportSyntaxProblems = (pythonOnly: SyntaxProblem[]) => {
+    const syntaxProblems = [...syntax.problems, ...pythonOnly].sort((a, b) => a.offset - b.offset);
+    if (syntaxProblems.length === 0) return;
     const first = syntaxProblems[0];
     const where = source.position(first.offset);
     const near = source.lineText(where.line).trim().slice(0, 40);
     problems.push({ kind: "parse-error", message: `Parsing error: ${describeProblem(first.kind)} near \`${near}\` (findings in the rest of the file are still reported)`, severity: "error", ...locate(first.offset, first.offset) });
+  };
+  if (suppressions.disableFile) {
+    reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
+    return { findings: [], problems, source };
   }
-  if (suppressions.disableFile) return { findings: [], problems, source };
 
   const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions });
   const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
@@ -183,10 +187,14 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
     problems.push({ kind: "rule-error", rule: rule.meta.name, message: `Rule \`${rule.meta.name}\` failed on this file and was skipped: ${detail}`, severity: "error", ...locate(node.start, node.start) });
   }
 
-  // One iterative walk; a rule that throws is reported once and skipped for the rest of the file.
+  // One iterative walk, which also finds what Python rejects and tree-sitter accepts; a rule that throws is
+  // reported once and skipped for the rest of the file.
+  const pythonOnly: SyntaxProblem[] = [];
   const stack: SyntaxNode[] = [syntax.root];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    const problem = pythonOnlyProblem(node, text);
+    if (problem) pythonOnly.push(problem);
     for (const { rule, visit } of visitorsByType.get(node.type) ?? NO_VISITORS) {
       if (failedRules.has(rule)) continue;
       try {
@@ -197,6 +205,7 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }
+  reportSyntaxProblems(pythonOnly);
 
   if (options.reportUnusedSuppressions) {
     for (const suppression of suppressions.all) {
@@ -216,19 +225,38 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   return { findings, problems, source };
 }
 
-/** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects: empty blocks and Python 2 statements. */
-function pythonOnlyProblems(root: SyntaxNode, text: string): Array<{ offset: number; kind: string }> {
-  const found: Array<{ offset: number; kind: string }> = [];
+interface SyntaxProblem {
+  offset: number;
+  kind: string;
+}
+
+function pythonOnlyProblems(root: SyntaxNode, text: string): SyntaxProblem[] {
+  const found: SyntaxProblem[] = [];
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === "block" && node.children.length === 0) found.push({ offset: node.start, kind: "empty-block" });
-    else if (node.type === "print_statement" || node.type === "exec_statement") found.push({ offset: node.start, kind: "python2" });
-    else if (node.type === "except_clause" && node.children.filter((c) => c.field === "value").length > 1) found.push({ offset: node.start, kind: "python2" });
-    else if (node.type === "string" && text.charCodeAt(node.start) === 96) found.push({ offset: node.start, kind: "python2" }); // `x` (repr)
+    const problem = pythonOnlyProblem(node, text);
+    if (problem) found.push(problem);
     for (const child of node.children) stack.push(child);
   }
   return found;
+}
+
+/** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects: empty blocks and Python 2 statements. */
+function pythonOnlyProblem(node: SyntaxNode, text: string): SyntaxProblem | undefined {
+  switch (node.type) {
+    case "block":
+      return node.children.length === 0 ? { offset: node.start, kind: "empty-block" } : undefined;
+    case "print_statement":
+    case "exec_statement":
+      return { offset: node.start, kind: "python2" };
+    case "except_clause":
+      return node.children.filter((c) => c.field === "value").length > 1 ? { offset: node.start, kind: "python2" } : undefined;
+    case "string":
+      return text.charCodeAt(node.start) === 96 ? { offset: node.start, kind: "python2" } : undefined; // `x` (repr)
+    default:
+      return undefined;
+  }
 }
 
 function describeProblem(kind: string): string {

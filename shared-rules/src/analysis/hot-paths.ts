@@ -216,40 +216,25 @@ export class HotPaths {
   }
 
   private callSitesOf(fn: SyntaxNode): SyntaxNode[] {
-    if (!this.callSites) this.callSites = this.indexCallSites();
+    if (!this.callSites) this.indexCalls();
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
-    return this.callSites.get(cls ? `${cls.start}:${name}` : name) ?? [];
+    return this.callSites!.get(cls ? `${cls.start}:${name}` : name) ?? [];
   }
 
-  private indexCallSites(): Map<string, SyntaxNode[]> {
-    const index = new Map<string, SyntaxNode[]>();
-    const add = (key: string, call: SyntaxNode) => {
-      const list = index.get(key);
-      if (list) list.push(call);
-      else index.set(key, [call]);
-    };
-    const stack = [this.env.root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      for (const child of node.children) stack.push(child);
-      if (node.type !== "call") continue;
-      const callee = childByField(node, "function");
-      if (!callee) continue;
-      if (callee.type === "identifier") add(this.text(callee), node);
-      else if (callee.type === "attribute") {
-        const object = childByField(callee, "object")!;
-        const cls = enclosingClassOf(node);
-        if (object.type === "identifier" && this.text(object) === "self" && cls) add(`${cls.start}:${this.text(childByField(callee, "attribute")!)}`, node);
-      }
-    }
-    return index;
-  }
-
-  /** Functions compiled by decorator or passed (as a function or a module instance) to `torch.compile`. */
-  private compiled(): Set<SyntaxNode> {
-    if (this.compiledFunctions) return this.compiledFunctions;
+  /**
+   * One walk over the file for both indexes it needs: call sites of local functions and methods (`f(...)`,
+   * `self.f(...)`), and the functions compiled by decorator or passed (as a function or a module instance) to
+   * `torch.compile`.
+   */
+  private indexCalls(): void {
+    const callSites = new Map<string, SyntaxNode[]>();
     const compiled = new Set<SyntaxNode>();
+    const addCallSite = (key: string, call: SyntaxNode) => {
+      const list = callSites.get(key);
+      if (list) list.push(call);
+      else callSites.set(key, [call]);
+    };
     const stack = [this.env.root];
     while (stack.length > 0) {
       const node = stack.pop()!;
@@ -261,19 +246,31 @@ export class HotPaths {
           const forward = methodOf(definition, "forward", this.env.text);
           if (forward) compiled.add(forward);
         }
+        continue;
       }
-      if (node.type === "call") {
-        const callee = childByField(node, "function");
-        // Cheap text test first: resolving every callee's qualified name is the expensive part.
-        if (!callee || !/(compile|script)$/.test(this.text(callee))) continue;
-        const name = this.env.evidence.qualifiedName(callee);
-        if (name !== "torch.compile" && name !== "torch.jit.script") continue;
-        const [target] = positionalArguments(node);
-        if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
+      if (node.type !== "call") continue;
+      const callee = childByField(node, "function");
+      if (!callee) continue;
+      if (callee.type === "identifier") addCallSite(this.text(callee), node);
+      else if (callee.type === "attribute") {
+        const object = childByField(callee, "object")!;
+        const cls = enclosingClassOf(node);
+        if (object.type === "identifier" && this.text(object) === "self" && cls) addCallSite(`${cls.start}:${this.text(childByField(callee, "attribute")!)}`, node);
       }
+      // Cheap text test first: resolving every callee's qualified name is the expensive part.
+      if (!/(compile|script)$/.test(this.text(callee))) continue;
+      const name = this.env.evidence.qualifiedName(callee);
+      if (name !== "torch.compile" && name !== "torch.jit.script") continue;
+      const [target] = positionalArguments(node);
+      if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
     }
+    this.callSites = callSites;
     this.compiledFunctions = compiled;
-    return compiled;
+  }
+
+  private compiled(): Set<SyntaxNode> {
+    if (!this.compiledFunctions) this.indexCalls();
+    return this.compiledFunctions!;
   }
 
   private isCompileDecorator(decorator: SyntaxNode): boolean {

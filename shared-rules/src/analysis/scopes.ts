@@ -42,9 +42,12 @@ export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, S
   const moduleScope: Scope = { node: root, parent: null, bindings: new Map() };
   scopes.set(root, moduleScope);
   // Iterative walk carrying the current scope; classes do not form a scope for the names inside methods.
-  const stack: Array<{ node: SyntaxNode; scope: Scope }> = [{ node: root, scope: moduleScope }];
-  while (stack.length > 0) {
-    const { node, scope } = stack.pop()!;
+  // Two parallel stacks: an object per visited node would be most of this walk's cost.
+  const nodes: SyntaxNode[] = [root];
+  const nodeScopes: Scope[] = [moduleScope];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const scope = nodeScopes.pop()!;
     let inner = scope;
     if (node.type === "function_definition") {
       const nameNode = childByField(node, "name");
@@ -61,7 +64,8 @@ export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, S
     for (let i = node.children.length - 1; i >= 0; i--) {
       const child = node.children[i];
       if (node.type === "function_definition" && child.field === "parameters") continue;
-      stack.push({ node: child, scope: inner });
+      nodes.push(child);
+      nodeScopes.push(inner);
     }
   }
   for (const scope of scopes.values()) for (const list of scope.bindings.values()) list.sort((a, b) => a.effective - b.effective);
