@@ -29,6 +29,9 @@ const FIX_KINDS = [
   "Sum with `torch.where",
   "Collect on the device",
   "Pass `num_classes=",
+  "Average with `torch.where",
+  "Assign through `torch.where",
+  "Pass `output_size=",
 ];
 
 export function torchAvailable(): boolean {

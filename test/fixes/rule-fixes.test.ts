@@ -464,6 +464,190 @@ fixTester.run("data-dependent-shape", [
     `,
     output: null,
   },
+  {
+    name: "x[x > 0].mean() → masked sum / count (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              return x[x > 0].mean()
+    `,
+    output: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              return torch.where(x > 0, x, 0).sum() / (x > 0).sum()
+    `,
+  },
+  {
+    name: "a masked mean inside a larger expression keeps its own parentheses",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              keep = x >= 0.5
+              return 1 - x[keep].mean().clamp(0, 1) * 2
+    `,
+    output: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              keep = x >= 0.5
+              return 1 - (torch.where(keep, x, 0).sum() / keep.sum()).clamp(0, 1) * 2
+    `,
+  },
+  {
+    name: "no mean fix when the mask may have another shape than x",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x, mask):
+              return x[mask].mean()
+    `,
+    output: null,
+  },
+  {
+    name: "no mean fix for a mean along a dimension",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x):
+              return x[x > 0].mean(dim=0)
+    `,
+    output: null,
+  },
+  {
+    name: "x[mask] = t.mean() → x.copy_(torch.where(mask, t.mean(), x)) (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              mask = out > 0
+              out[mask] = out.mean()  # fill
+              model.loss(out, y).backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              mask = out > 0
+              out.copy_(torch.where(mask, out.mean(), out))  # fill
+              model.loss(out, y).backward()
+    `,
+  },
+  {
+    name: "x[mask] = y[mask] → x.copy_(torch.where(mask, y, x)); tabs, CRLF and a missing `import torch`",
+    unsafe: true,
+    code: "import torch.nn as nn\r\ndef train(model, loader):\r\n\tfor x, y in loader:\r\n\t\tout = model(x)\r\n\t\tref = model(y)\r\n\t\tout[out < 0.0] = ref[out < 0.0]\r\n",
+    output: "import torch\r\nimport torch.nn as nn\r\ndef train(model, loader):\r\n\tfor x, y in loader:\r\n\t\tout = model(x)\r\n\t\tref = model(y)\r\n\t\tout.copy_(torch.where(out < 0.0, ref, out))\r\n",
+  },
+  {
+    name: "no write fix for values of shape [mask.sum()] computed otherwise (where would need them broadcastable to x)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              mask = out > 0
+              vals = model(y)
+              out[mask] = vals
+              out[mask] = vals[out < 1]
+    `,
+    output: null,
+  },
+  {
+    name: "no write fix when the mask may select rows (its shape is unknown)",
+    unsafe: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, h, mask):
+              h[mask] = h.mean()
+              return h
+    `,
+    output: null,
+  },
+  {
+    name: "no write fix in a chained assignment or for a reduction along a dimension",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              mask = out > 0
+              last = out[mask] = out.max()
+              out[mask] = out.sum(0)
+    `,
+    output: null,
+  },
+  {
+    name: "repeat_interleave(torch.tensor([1, 2, 3])) gets output_size=6 (safe)",
+    code: py`
+      import torch
+      device = "cuda"
+      REPEATS = torch.tensor([1, 2, 3], device=device)
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              a = out.repeat_interleave(REPEATS, dim=0)
+              b = torch.repeat_interleave(out, torch.tensor((2, 0), device=device, dtype=torch.long), 1)
+              c = out.repeat_interleave(repeats=torch.tensor([4, 1]).to(device))
+              model.loss(a, b, c).backward()
+    `,
+    output: py`
+      import torch
+      device = "cuda"
+      REPEATS = torch.tensor([1, 2, 3], device=device)
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              a = out.repeat_interleave(REPEATS, dim=0, output_size=6)
+              b = torch.repeat_interleave(out, torch.tensor((2, 0), device=device, dtype=torch.long), 1, output_size=2)
+              c = out.repeat_interleave(repeats=torch.tensor([4, 1]).to(device), output_size=5)
+              model.loss(a, b, c).backward()
+    `,
+  },
+  {
+    name: "no output_size for a single repeat (broadcast over dim: its total is unknown)",
+    code: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x)
+              a = out.repeat_interleave(torch.tensor([3], device="cuda"))
+    `,
+    output: null,
+  },
+  {
+    name: "no output_size when the repeats tensor may change or is not a literal",
+    unsafe: true,
+    code: py`
+      import torch
+      REPEATS = torch.tensor([1, 2], device="cuda")
+      SIGNED = torch.tensor([-1, 2], device="cuda")
+      def train(model, loader, counts):
+          for x, y in loader:
+              out = model(x)
+              a = out.repeat_interleave(REPEATS, dim=0)
+              REPEATS.add_(1)
+              b = out.repeat_interleave(counts, dim=0)
+              c = out.repeat_interleave(SIGNED, dim=0)
+              d = out.repeat_interleave(torch.tensor([1, 2], device="cuda"), **options)
+              e = out.repeat_interleave(torch.tensor([1.0, 2.0], device="cuda").long())
+    `,
+    output: null,
+  },
 ]);
 
 fixTester.run("host-transfer-in-hot-path", [

@@ -15,6 +15,16 @@ ruleTester.run("data-dependent-shape", {
       `,
     },
     {
+      name: "`x[mask] = torch.tensor(1.0)` (a 1-element CPU tensor) dispatches to masked_fill_",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                out = model(x)
+                out[out < 0] = torch.tensor(1.0)
+      `,
+    },
+    {
       name: "3-argument torch.where",
       code: py`
         import torch
@@ -198,7 +208,7 @@ ruleTester.run("data-dependent-shape", {
                 out[mask] = replacement[mask]
       `,
       errors: [
-        { line: 7, column: 9, endColumn: 38, messageIncludes: "assigns a GPU tensor through a boolean mask" },
+        { line: 7, column: 9, endColumn: 38, messageIncludes: ["assigns a GPU tensor through a boolean mask", "`torch.where(mask, value, out)`", "`masked_fill_` reads a tensor value with `.item()`"] },
         { line: 7, column: 21, messageIncludes: "selects with a boolean mask" },
       ],
     },

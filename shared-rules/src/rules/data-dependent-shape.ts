@@ -1,13 +1,13 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { MASK_NAME } from "../analysis/names";
-import { calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
+import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
 import type { RuleContext } from "../rule";
-import { resolveBinding, scopeOf } from "../analysis/scopes";
-import type { Fix } from "../rule";
+import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
+import type { Fix, TextEdit } from "../rule";
 import { ensureTorchImport } from "../fixes/imports";
-import { isNumberLiteral } from "../fixes/facts";
-import { addKeywordArgument, safeFixes } from "../fixes/edits";
+import { declaredShared, identifierUses, isNumberLiteral } from "../fixes/facts";
+import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 
 /** Methods whose output size depends on the data, mapped to what makes them sync-free. */
 const ALWAYS_SYNCING = new Map<string, string>([
@@ -32,13 +32,13 @@ export const dataDependentShape: Rule = {
     description: "Operations whose output size depends on GPU data (`nonzero`, `x[mask]`, `unique`, `repeat_interleave` without `output_size`, ...) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
-    fixable: false,
+    fixable: true,
     hasSuggestions: true,
     messages: {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, {{value}}, 0)` and reduce.",
-      maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, value, {{value}})` or `masked_fill_`.",
+      maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, value, {{value}})` (`masked_fill_` reads a tensor value with `.item()`, a sync too).",
     },
     mechanism: [
       "**Size on the host** — the output's size depends on the data, and PyTorch allocates outputs from the host, so it must learn the size first.",
@@ -55,11 +55,25 @@ export const dataDependentShape: Rule = {
         "`torch.where(mask, x, 0).sum()` adds the same elements as `x[mask].sum()` when the mask has the shape of `x`, so the fix is offered only when " +
         "that is provable (`x[x > 0].sum()`, or a mask bound once to `x <op> number`). For floating-point `x` the additions happen in another order " +
         "and the sum can differ in the last bits, so it is a suggestion (`--unsafe-fixes`), not a safe fix. " +
+        "`x[mask].mean()` becomes `torch.where(mask, x, 0).sum() / mask.sum()` under the same conditions, also a suggestion: the sum is taken in " +
+        "another order, so a float mean can differ in the last bits; an empty selection still gives NaN, but an integer `x`, where `mean` raises, " +
+        "now gives a float. " +
+        "`x[mask] = v` becomes `x.copy_(torch.where(mask, v, x))` (still in place, so views and other names of `x` see the write) only when the mask " +
+        "provably has the shape of `x` (a row mask would broadcast along the wrong axis) and `v` is a full reduction such as `t.mean()` (0-dim) or " +
+        "`y[mask]` with the same mask (then `y` has the shape of `x`); values of shape `[mask.sum()]` computed otherwise get no fix. A suggestion: " +
+        "`where` allocates a temporary the size of `x`, a `v` that requires grad gets its gradient summed in another order, and a `v` of another " +
+        "dtype than `x` (which indexing on the GPU rejects) is promoted by `where`. `masked_fill_(mask, v)` is not offered: on CUDA it reads a " +
+        "tensor `v` with `.item()`, a sync of its own. " +
+        "`repeat_interleave(r)` gets `output_size=N` when `r` is `torch.tensor([...])` of two or more non-negative integer literals (inline, or a " +
+        "name bound once and only ever passed as repeats): with several repeats the call runs only with one repeat per element along `dim`, so " +
+        "the output has exactly N (their sum) rows, and the fix is safe. A single repeat is broadcast along `dim`, so its total is unknown and no " +
+        "fix is offered. " +
         "`one_hot(i)` gets `num_classes=NUM_CLASSES` when the file binds such a name once to an integer: a suggestion, because a batch whose largest " +
         "label is below `NUM_CLASSES - 1` then gets `NUM_CLASSES` columns instead of `max + 1` (the same result when every batch holds the largest class). Passing `num_classes`, `output_size` or `min`/`max` is safe when the value is known; " +
         "other rewrites change shapes and are suggestions.",
       facts: [
-        "§2 test ground truth (`x[mask]`, `x.nonzero()`, `one_hot(ind)`, `repeat_interleave(x, repeats)`)",
+        "§2 test ground truth (`x[mask]`, `x[mask]=y`, `x.nonzero()`, `one_hot(ind)`, `repeat_interleave(x, repeats)`, `repeat_interleave(..., output_size=…)`)",
+        "§2 op table: `x[mask] = v` (conditional), `repeat_interleave` without `output_size`",
         "§2 op table: `nonzero`, `unique`, `bincount`, `histc`, `multinomial`, `one_hot`, `torch.equal`",
         "§4 `nonzero` / `unique` graph-break",
       ],
@@ -68,7 +82,7 @@ export const dataDependentShape: Rule = {
   create(context) {
     const evidenceOf = (node: SyntaxNode) => context.analysis.tensorEvidence(node);
 
-    function report(node: SyntaxNode, subject: SyntaxNode | undefined, alternative: string, allowUnknown: boolean, range?: { start: number; end: number }, messageId = "shape"): void {
+    function report(node: SyntaxNode, subject: SyntaxNode | undefined, alternative: string, allowUnknown: boolean, range?: { start: number; end: number }, messageId = "shape", fixes: Fix[] = []): void {
       const evidence = subject ? evidenceOf(subject) : { kind: "tensor" as const, reason: "a torch operation" };
       if (!mayBeGpuTensor(evidence, context, allowUnknown)) return;
       context.report({
@@ -77,6 +91,7 @@ export const dataDependentShape: Rule = {
         messageId,
         data: { expression: shortText(node, context, 50), alternative, assumption: subject ? gpuAssumption(subject, evidence, context) : "" },
         evidence,
+        fixes,
       });
     }
 
@@ -102,7 +117,7 @@ export const dataDependentShape: Rule = {
           const args = positional(node);
           const repeats = keyword(node, "repeats", context) ?? (isTorchFunction ? args[1] : args[0]);
           if (!repeats || !isTensorEvidence(evidenceOf(repeats), context)) return;
-          return report(node, subject, "pass `output_size=` when the total is known", true, range);
+          return report(node, subject, "pass `output_size=` when the total is known", true, range, "shape", safeFixes(() => repeatOutputSizeFix(node, repeats, context)));
         }
         if (operation === "one_hot" && isTorchFunction) {
           const classes = keyword(node, "num_classes", context) ?? positional(node)[1];
@@ -145,11 +160,12 @@ export const dataDependentShape: Rule = {
           const assigned = childByField(assignment, "right");
           // `x[mask] = 0.0` dispatches to masked_fill_ and does not sync; a tensor value does.
           if (!assigned || !isTensorEvidence(evidenceOf(assigned), context)) return;
-          context.report({ node: assignment, messageId: "maskWrite", data: { expression: shortText(assignment, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner });
+          const fixes = safeFixes(() => maskedWriteFix(assignment, value, mask, assigned, context));
+          context.report({ node: assignment, messageId: "maskWrite", data: { expression: shortText(assignment, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner, fixes });
           return;
         }
         // `x[mask] *= 2` reads `x[mask]` (a sync) before writing it back.
-        context.report({ node, messageId: "maskRead", data: { expression: shortText(node, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner, fixes: safeFixes(() => maskedSumFix(node, value, mask, context)) });
+        context.report({ node, messageId: "maskRead", data: { expression: shortText(node, context, 50), mask: maskText, value: valueText, assumption: gpuAssumption(value, owner, context) }, evidence: owner, fixes: safeFixes(() => maskedReductionFix(node, value, mask, context)) });
       },
     };
   },
@@ -189,24 +205,107 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
 }
 
 /**
- * `x[mask].sum()` → `torch.where(mask, x, 0).sum()`, only when `mask` provably has the shape of `x`: it is
- * `x <op> c` (or a name bound once to that, with `x` not rebound in between) for a number `c`. A mask of
- * another shape (rows of a matrix) would broadcast differently, so no fix is offered for it.
+ * `x[mask].sum()` → `torch.where(mask, x, 0).sum()` and `x[mask].mean()` → `(torch.where(mask, x, 0).sum() /
+ * mask.sum())`, only when `mask` provably has the shape of `x`: it is `x <op> c` (or a name bound once to that,
+ * with `x` not rebound in between) for a number `c`. A mask of another shape (rows of a matrix) would broadcast
+ * differently, so no fix is offered for it.
  */
-function maskedSumFix(subscript: SyntaxNode, value: SyntaxNode, mask: SyntaxNode, context: RuleContext): Fix[] {
-  const attribute = subscript.parent;
-  if (attribute?.type !== "attribute" || subscript.field !== "object" || context.text(childByField(attribute, "attribute")!) !== "sum") return [];
-  const call = attribute.parent;
-  if (call?.type !== "call" || attribute.field !== "function" || (childByField(call, "arguments")?.children.length ?? 1) !== 0) return [];
+function maskedReductionFix(subscript: SyntaxNode, value: SyntaxNode, mask: SyntaxNode, context: RuleContext): Fix[] {
+  const reduction = argumentlessMethodCall(subscript, context);
+  if (reduction?.method !== "sum" && reduction?.method !== "mean") return [];
   const x = unparenthesized(value);
   if (x.type !== "identifier") return [];
   if (!maskShapedLike(mask, x, context)) return [];
-  const edits = [{ start: call.start, end: call.end, text: `torch.where(${context.text(mask)}, ${context.text(x)}, 0).sum()` }];
+  const maskedSum = `torch.where(${context.text(mask)}, ${context.text(x)}, 0).sum()`;
+  // Not safe fixes: for floating-point `x` the additions happen in another order, so the sum may differ in the
+  // last bits (the equivalence suite measured it); integers give the same sum. The mean divides that sum, so
+  // it may differ too, and of an integer `x` it is a float where `mean` raises.
+  const fix =
+    reduction.method === "sum"
+      ? { title: "Sum with `torch.where(mask, x, 0)` instead of selecting", text: maskedSum }
+      : { title: "Average with `torch.where(mask, x, 0)` instead of selecting", text: parenthesizedUnlessAlone(reduction.call, `${maskedSum} / ${operandText(mask, context)}.sum()`) };
+  return [{ title: fix.title, safe: false, edits: withTorchImport([replaceNode(reduction.call, fix.text)], context) }];
+}
+
+/** `node.method()` with no arguments, where `node` is the receiver: the call and the method's name. */
+function argumentlessMethodCall(node: SyntaxNode, context: RuleContext): { call: SyntaxNode; method: string } | undefined {
+  const attribute = node.parent;
+  if (attribute?.type !== "attribute" || node.field !== "object") return undefined;
+  const call = attribute.parent;
+  if (call?.type !== "call" || attribute.field !== "function" || (childByField(call, "arguments")?.children.length ?? 1) !== 0) return undefined;
+  return { call, method: context.text(childByField(attribute, "attribute")!) };
+}
+
+/** The text of an expression as the receiver of a method call: a name as is, anything else in parentheses. */
+function operandText(raw: SyntaxNode, context: RuleContext): string {
+  const node = unparenthesized(raw);
+  return node.type === "identifier" ? context.text(node) : `(${context.text(node)})`;
+}
+
+/** `text` in parentheses, unless it replaces `node` where nothing can bind tighter: `m = ...`, `f(...)`, `return ...`. */
+function parenthesizedUnlessAlone(node: SyntaxNode, text: string): string {
+  const parent = node.parent;
+  const alone =
+    (parent?.type === "assignment" && node.field === "right") ||
+    (parent?.type === "keyword_argument" && node.field === "value") ||
+    parent?.type === "argument_list" ||
+    parent?.type === "return_statement" ||
+    parent?.type === "parenthesized_expression";
+  return alone ? text : `(${text})`;
+}
+
+function withTorchImport(edits: TextEdit[], context: RuleContext): TextEdit[] {
   const torchImport = ensureTorchImport(context.analysis.source.text, context.analysis.tree.root);
-  if (torchImport) edits.push(torchImport);
-  // Not a safe fix: for floating-point `x` the additions happen in another order, so the sum may differ in
-  // the last bits (the equivalence suite measured it); integers give the same sum.
-  return [{ title: "Sum with `torch.where(mask, x, 0)` instead of selecting", safe: false, edits }];
+  return torchImport ? [...edits, torchImport] : edits;
+}
+
+/** Full reductions: called with no arguments, they return a 0-dim tensor. */
+const FULL_REDUCTIONS = new Set(["sum", "mean", "nansum", "nanmean", "prod", "amax", "amin", "max", "min", "median", "std", "var", "norm"]);
+
+/**
+ * `x[mask] = v` → `x.copy_(torch.where(mask, v, x))`: the same values written into the same tensor (in place, so
+ * views and other names of `x` see them), with no `nonzero` and no copy of a count to the host. Offered only when
+ *  - `mask` provably has the shape of `x` (as for the masked sum: a row mask would broadcast along the wrong axis);
+ *  - `v` is 0-dim (`t.mean()`, `t.max()` with no arguments), or `y[mask]` with the same mask (then, when the
+ *    assignment runs, `y` has the shape of `mask`, hence of `x`, and `where` picks the same elements).
+ * Not `masked_fill_(mask, v)`: on CUDA it reads a tensor `v` with `.item()`, a sync of its own (`masked_fill__cuda`,
+ * aten/src/ATen/native/cuda/Indexing.cu@d4c71812). A suggestion:
+ * `where` promotes dtypes where indexing requires `v` to have `x`'s dtype, and it allocates a temporary.
+ */
+function maskedWriteFix(assignment: SyntaxNode, value: SyntaxNode, mask: SyntaxNode, assigned: SyntaxNode, context: RuleContext): Fix[] {
+  // A statement of its own: in `a = x[m] = v` or `x[m]: T = v` the rewrite would change `a` or drop `T`.
+  if (assignment.parent?.type !== "expression_statement" || assignment.parent.children.length !== 1 || childByField(assignment, "type")) return [];
+  const x = unparenthesized(value);
+  if (x.type !== "identifier" || !isTensorEvidence(context.analysis.tensorEvidence(x), context)) return [];
+  if (!maskShapedLike(mask, x, context)) return [];
+  const source = selectedSource(assigned, mask, context);
+  if (!source) return [];
+  const xText = context.text(x);
+  const text = `${xText}.copy_(torch.where(${context.text(mask)}, ${source}, ${xText}))`;
+  return [{ title: "Assign through `torch.where(mask, v, x)` instead of indexing", safe: false, edits: withTorchImport([replaceNode(assignment, text)], context) }];
+}
+
+/**
+ * What `where` takes in place of the assigned value: a 0-dim tensor (a full reduction of a named tensor) as is, or
+ * `y` for `y[mask]` with the mask of the assignment. Undefined for anything else (a value of shape
+ * `[mask.sum()]` computed otherwise has no elementwise counterpart).
+ */
+function selectedSource(raw: SyntaxNode, mask: SyntaxNode, context: RuleContext): string | undefined {
+  const node = unparenthesized(raw);
+  const isTensorName = (n: SyntaxNode | undefined) => n?.type === "identifier" && isTensorEvidence(context.analysis.tensorEvidence(n), context);
+  if (node.type === "call") {
+    const call = methodCall(node, context);
+    if (!call || !FULL_REDUCTIONS.has(call.method) || (childByField(node, "arguments")?.children.length ?? 1) !== 0) return undefined;
+    return isTensorName(unparenthesized(call.receiver)) ? context.text(node) : undefined;
+  }
+  if (node.type === "subscript") {
+    const indices = node.children.filter((child) => child.field === "subscript");
+    const y = childByField(node, "value");
+    if (indices.length !== 1 || !y || !isTensorName(unparenthesized(y))) return undefined;
+    const sameMask = context.text(unparenthesized(indices[0])) === context.text(unparenthesized(mask));
+    return sameMask ? context.text(unparenthesized(y)) : undefined;
+  }
+  return undefined;
 }
 
 function maskShapedLike(raw: SyntaxNode, x: SyntaxNode, context: RuleContext): boolean {
@@ -230,6 +329,100 @@ function maskShapedLike(raw: SyntaxNode, x: SyntaxNode, context: RuleContext): b
   const bindings = scope.bindings.get(context.text(node)) ?? [];
   if (bindings.length !== 1) return false;
   return comparesX(unparenthesized(binding.value), binding.value.start);
+}
+
+/**
+ * `x.repeat_interleave(r)` → `x.repeat_interleave(r, output_size=N)` when `r` is a constant: `torch.tensor([...])`
+ * (inline, or a name bound once to it and otherwise only passed as `repeats`) of at least two non-negative
+ * integer literals, whose sum is N. With two or more repeats, the call runs only when there is one repeat per
+ * element along `dim` (else it raises, with or without `output_size`), so the output has exactly N rows. A
+ * single repeat is broadcast over `dim`, and its total is not known, so it gets no fix. Safe.
+ */
+function repeatOutputSizeFix(call: SyntaxNode, repeats: SyntaxNode, context: RuleContext): Fix[] {
+  // `*args`/`**kwargs` may hold `dim` or `output_size` already.
+  if (argumentList(call).some((argument) => argument.type === "list_splat" || argument.type === "dictionary_splat")) return [];
+  const counts = constantRepeats(repeats, context);
+  if (!counts || counts.length < 2) return [];
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (!Number.isSafeInteger(total)) return [];
+  const edit = addKeywordArgument(call, `output_size=${total}`);
+  return edit ? [{ title: `Pass \`output_size=${total}\` to \`repeat_interleave\``, safe: true, edits: [edit] }] : [];
+}
+
+/** The repeat counts of a constant repeats tensor, or undefined when they are not provably constant. */
+function constantRepeats(raw: SyntaxNode, context: RuleContext): number[] | undefined {
+  const node = unparenthesized(raw);
+  if (node.type === "call") return literalIntegerTensor(node, context);
+  if (node.type !== "identifier") return undefined;
+  const name = context.text(node);
+  const text = context.analysis.source.text;
+  const binding = resolveBinding(name, node.start, scopeOf(node, context.analysis.scopes));
+  if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0) return undefined;
+  const owner = scopeOwning(binding, scopeOf(node, context.analysis.scopes));
+  if (!owner || owner.bindings.get(name)!.length !== 1 || declaredShared(owner.node, name, text)) return undefined;
+  // `r = torch.tensor(...)` alone on its line: in `s = r = ...` another name would share the tensor.
+  const assignment = binding.node;
+  const target = childByField(assignment, "left");
+  const value = childByField(assignment, "right");
+  if (assignment.type !== "assignment" || assignment.parent?.type !== "expression_statement" || target?.type !== "identifier" || !value || unparenthesized(value).type !== "call") return undefined;
+  // Every other use passes it as the repeats of a `repeat_interleave`: nothing can change it in place.
+  for (const use of identifierUses(owner.node, name, text)) if (use !== target && !isRepeatsArgument(use, context)) return undefined;
+  return literalIntegerTensor(unparenthesized(value), context);
+}
+
+/** The scope, from `scope` outwards, whose bindings hold `binding`. */
+function scopeOwning(binding: Binding, scope: Scope): Scope | undefined {
+  for (let current: Scope | null = scope; current; current = current.parent) if (current.bindings.get(binding.name)?.includes(binding)) return current;
+  return undefined;
+}
+
+/** Is `use` the repeats argument of a `repeat_interleave` call (`x.repeat_interleave(r)`, `torch.repeat_interleave(x, r)`, `repeats=r`)? */
+function isRepeatsArgument(use: SyntaxNode, context: RuleContext): boolean {
+  const parent = use.parent;
+  const isKeyword = parent?.type === "keyword_argument" && use.field === "value" && context.text(childByField(parent, "name")!) === "repeats";
+  const list = isKeyword ? parent!.parent : parent;
+  const call = list?.type === "argument_list" ? list.parent : undefined;
+  if (call?.type !== "call" || !(isKeyword || list!.children.includes(use))) return false;
+  const callee = childByField(call, "function");
+  return !!callee && /(^|\.)repeat_interleave$/.test(context.text(callee));
+}
+
+const INTEGER_DTYPES = /^torch\.(long|int64|int32|int)$/;
+
+/**
+ * `torch.tensor([2, 3], device=...)` (or `as_tensor`, possibly moved with `.to(...)`/`.cuda(...)`): its
+ * non-negative integer literals; undefined for anything else. A conversion to a non-index dtype makes
+ * `repeat_interleave` raise with or without `output_size`; counts below 2**31 survive a conversion to int32.
+ */
+function literalIntegerTensor(call: SyntaxNode, context: RuleContext): number[] | undefined {
+  const moved = methodCall(call, context);
+  if (moved && (moved.method === "to" || moved.method === "cuda")) {
+    const receiver = unparenthesized(moved.receiver);
+    return receiver.type === "call" ? literalIntegerTensor(receiver, context) : undefined;
+  }
+  const name = calleeName(call, context);
+  if (name !== "torch.tensor" && name !== "torch.as_tensor") return undefined;
+  const data = positional(call);
+  if (data.length !== 1) return undefined;
+  for (const argument of argumentList(call)) {
+    if (argument === data[0]) continue;
+    if (argument.type !== "keyword_argument") return undefined;
+    const key = context.text(childByField(argument, "name")!);
+    if (key === "device") continue;
+    if (key === "dtype" && INTEGER_DTYPES.test(context.text(childByField(argument, "value")!))) continue;
+    return undefined;
+  }
+  const list = unparenthesized(data[0]);
+  if (list.type !== "list" && list.type !== "tuple") return undefined;
+  const counts: number[] = [];
+  for (const element of list.children) {
+    // Plain decimal literals only: no sign, no `0x`/`_` forms to misread.
+    if (element.type !== "integer" || !/^\d+$/.test(context.text(element))) return undefined;
+    const count = Number(context.text(element));
+    if (count >= 2 ** 31) return undefined;
+    counts.push(count);
+  }
+  return counts;
 }
 
 const CLASS_COUNT_NAME = /^(num_classes|n_classes|nclasses|num_labels|n_labels|nb_classes|classes_num)$/i;
