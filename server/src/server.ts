@@ -74,6 +74,12 @@ export class SynclintServer {
   private folders: string[] = [];
   /** Closed files whose diagnostics `synclint.lintWorkspace` pushed. */
   private readonly workspacePushed = new Set<string>();
+  /**
+   * With `initializationOptions.reportTimings`, the server tells how long each change took to diagnostics on its
+   * side (`synclint/timing`): when the first change not yet published arrived, per document.
+   */
+  private reportTimings = false;
+  private readonly changedSince = new Map<string, number>();
   /** The client pulls workspace diagnostics: the workspace command then refreshes instead of pushing. */
   private workspacePulled = false;
   /** Bumped whenever settings or configuration files change (part of every pull result id). */
@@ -96,12 +102,14 @@ export class SynclintServer {
     c.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
       const document = this.documents.get(textDocument.uri);
       if (!document) return;
+      if (this.reportTimings && !this.changedSince.has(document.uri)) this.changedSince.set(document.uri, performance.now());
       this.guard(() => document.applyChanges(contentChanges, textDocument.version ?? document.version + 1, this.encoding));
       this.changed(document);
     });
     c.onDidCloseTextDocument(({ textDocument }) => {
       this.documents.close(textDocument.uri);
       this.linter.forget(textDocument.uri);
+      this.changedSince.delete(textDocument.uri);
       const file = filePathOf(textDocument.uri);
       if (file && this.workspacePushed.has(textDocument.uri) && !(this.support.pullDiagnostics && this.workspacePulled)) {
         // A file of the linted workspace keeps diagnostics, now those of its content on disk.
@@ -176,6 +184,7 @@ export class SynclintServer {
     if (this.folders.length === 0 && params.rootPath) this.folders = [params.rootPath];
     this.configuration = new Configuration(this.folders[0] ?? process.cwd());
     this.configuration.settings = parseSettings(params.initializationOptions?.settings ?? params.initializationOptions);
+    this.reportTimings = params.initializationOptions?.reportTimings === true;
     await initParser();
     return { capabilities: this.capabilities(), serverInfo: { name: "synclint", version: "0.1.0" } };
   }
@@ -267,6 +276,11 @@ export class SynclintServer {
   private publish(document: OpenDocument): void {
     const diagnostics = this.guard(() => this.evaluate(document))?.diagnostics ?? [];
     this.send({ uri: document.uri, version: document.version, diagnostics });
+    const since = this.changedSince.get(document.uri);
+    if (since === undefined) return;
+    this.changedSince.delete(document.uri);
+    const milliseconds = performance.now() - since;
+    this.connection.sendNotification("synclint/timing", { uri: document.uri, version: document.version, milliseconds }).catch((error) => this.logError(error));
   }
 
   private relintAll(): void {

@@ -20,6 +20,8 @@ export class TestClient {
   readonly messages: Array<{ type: number; message: string }> = [];
   readonly progress: Array<{ token: string | number; value: any }> = [];
   readonly progressCreated: Array<string | number> = [];
+  /** `synclint/timing` notifications (sent with `initializationOptions.reportTimings`). */
+  readonly timings: Array<{ uri: string; version: number; milliseconds: number }> = [];
   /** When set, `window/workDoneProgress/create` is answered with an error. */
   refuseProgress = false;
   settings: unknown = {};
@@ -41,6 +43,7 @@ export class TestClient {
     this.connection.onRequest("window/showDocument", () => ({ success: true }));
     this.connection.onRequest("workspace/diagnostic/refresh", () => null);
     this.connection.onNotification("window/showMessage", (params: { type: number; message: string }) => this.messages.push(params));
+    this.connection.onNotification("synclint/timing", (params: { uri: string; version: number; milliseconds: number }) => this.timings.push(params));
     this.connection.onNotification("$/progress", (params: { token: string | number; value: any }) => this.progress.push(params));
     this.connection.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
       if (this.refuseProgress) throw new Error("no progress here");

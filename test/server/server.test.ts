@@ -281,6 +281,29 @@ describe("language server (stdio)", function () {
     assert.ok(actions.some((a) => a.title === "Disable `item-in-hot-path` for this line"), actions.map((a) => a.title).join());
   });
 
+  it("reports its own didChange → diagnostics time per published version only when asked (reportTimings)", async () => {
+    for (const reportTimings of [true, false]) {
+      client = new TestClient();
+      await client.initialize({}, null, { reportTimings });
+      const uri = uriOf(`timing-${reportTimings}.py`);
+      await client.open(uri, TRAIN);
+      await client.diagnostics(uri, 1);
+      await client.change(uri, 2, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# a\n" }]);
+      await client.change(uri, 3, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# b\n" }]);
+      await client.diagnostics(uri, 3);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!reportTimings) {
+        assert.deepStrictEqual(client.timings, []);
+        continue;
+      }
+      // Opening is not an edit; a burst of two changes may be published once, at its last version.
+      assert.ok(client.timings.length >= 1 && client.timings.length <= 2, JSON.stringify(client.timings));
+      assert.ok(client.timings.every((t) => t.uri === uri && t.version >= 2 && t.milliseconds > 0 && t.milliseconds < 10000), JSON.stringify(client.timings));
+      assert.strictEqual(client.timings[client.timings.length - 1].version, 3);
+      client.kill();
+    }
+  });
+
   it("answers pull diagnostics when the client supports them", async () => {
     client = new TestClient();
     const init = await client.initialize({ textDocument: { diagnostic: { dynamicRegistration: false } } });
