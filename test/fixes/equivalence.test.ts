@@ -32,6 +32,7 @@ const FIX_KINDS = [
   "Average with `torch.where",
   "Assign through `torch.where",
   "Pass `output_size=",
+  "Use the Python number",
 ];
 
 export function torchAvailable(): boolean {

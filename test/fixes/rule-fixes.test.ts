@@ -67,6 +67,49 @@ fixTester.run("dataloader-pin-memory", [
 
 fixTester.run("blocking-host-to-device", [
   {
+    name: "a scale factor tensor becomes the Python number (a suggestion), on either side and negative",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x.to(device, non_blocking=True))
+              loss = (out * torch.tensor(0.5, device=device)).sum() + torch.tensor(2, device=device) * out.mean()
+              loss = loss / torch.tensor(-0.25, device=device)
+              loss.backward()
+    `,
+    output: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x.to(device, non_blocking=True))
+              loss = (out * 0.5).sum() + 2 * out.mean()
+              loss = loss / (-0.25)
+              loss.backward()
+    `,
+  },
+  {
+    name: "no scale-factor fix for a number float32 cannot hold, a dtype, a Python operand or an operator other than * / + -",
+    unsafe: true,
+    code: py`
+      import torch
+      device = torch.device("cuda")
+      def train(model, loader, lr):
+          for x, y in loader:
+              out = model(x.to(device, non_blocking=True))
+              a = out * torch.tensor(0.1, device=device)
+              b = out * torch.tensor(0.5, device=device, dtype=torch.float64)
+              c = lr * torch.tensor(0.5, device=device)
+              d = out ** torch.tensor(2.0, device=device)
+              e = out * torch.tensor(16777217, device=device)
+              (a + b + c + d + e).sum().backward()
+    `,
+    output: null,
+  },
+  {
     name: "non_blocking=True on .to(device) and .cuda() of loader batches",
     code: py`
       import torch

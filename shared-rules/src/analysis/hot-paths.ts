@@ -354,7 +354,9 @@ export class HotPaths {
         if (!callee) return false;
         if (callee.type === "identifier" && this.text(callee) === "next") {
           const [source] = positionalArguments(node);
-          return !!source && (this.env.evidence.of(source).kind === "loader" || DATA_ITERABLE_NAME.test(this.text(source)) || /iter|loader|prefetch/i.test(this.text(source)));
+          if (!source) return false;
+          const kind = this.env.evidence.of(source).kind;
+          return (kind === "loader" || kind === "device-loader" || DATA_ITERABLE_NAME.test(this.text(source)) || /iter|loader|prefetch/i.test(this.text(source)));
         }
         return false;
       }, true);
@@ -370,10 +372,16 @@ export class HotPaths {
       const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
       const args = positionalArguments(node);
       if (name === "zip") return args.some((arg) => this.yieldsBatches(arg, depth + 1));
-      if (name && /^(enumerate|iter|tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|trange|islice|itertools\.islice|progress_bar|track|cycle|itertools\.cycle)$/.test(name) && args[0])
+      if (name && /^(enumerate|iter|(\w+\.)*tqdm|trange|islice|itertools\.islice|progress_bar|track|cycle|itertools\.cycle)$/i.test(name) && args[0])
         return this.yieldsBatches(args[0], depth + 1);
     }
-    return this.env.evidence.elementOf(node, []).kind === "batch";
+    // `pbar = tqdm(enumerate(loader))` before the loop, then `for i, batch in pbar:`.
+    if (depth < 4 && node.type === "identifier") {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      if (binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value && unparenthesized(binding.value).type === "call" && this.yieldsBatches(binding.value, depth + 1)) return true;
+    }
+    // A loader that puts its batches on the device (accelerate, Fabric) yields GPU tensors, still batches.
+    return this.env.evidence.elementOf(node, []).kind === "batch" || this.env.evidence.of(node).kind === "device-loader";
   }
 
   private iteratesStepRange(loop: SyntaxNode): boolean {
@@ -442,7 +450,9 @@ export class HotPaths {
       if (callee.type === "attribute") {
         const method = this.text(childByField(callee, "attribute")!);
         const receiver = childByField(callee, "object")!;
-        if (method === "backward" || method === "zero_grad") return true;
+        if (method === "backward") return true;
+        // `optimizer.zero_grad()` once before the batches is epoch work; in a loop without nested loops it marks steps.
+        if (method === "zero_grad") return !directOnly;
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
         return false;
       }

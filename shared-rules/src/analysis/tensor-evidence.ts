@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { Binding, Scope, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { DATA_ITERABLE_NAME, DEVICE_NAME, MODULE_NAME } from "./names";
+import { DATA_ITERABLE_NAME, DEVICE_NAME, MODULE_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -23,6 +23,8 @@ export type EvidenceKind =
   | "container"
   | "module"
   | "loader"
+  /** A loader that puts its batches on the accelerator itself: accelerate's `prepare`, Fabric's `setup_dataloaders`. */
+  | "device-loader"
   | "self"
   /** An imported module (`np`, `math`): calling its functions says nothing about tensors. */
   | "namespace"
@@ -280,6 +282,8 @@ export class TensorEvidence {
         return this.unpack(binding.value, binding.unpackPath);
       }
       case "augmented": {
+        // `s += f"..."` or `s += "...".format(...)`: `s` is a string (a tensor plus a string raises).
+        if (binding.value && isStringValued(binding.value)) return evidence("scalar", `\`${binding.name}\` is a string`);
         const rhs = binding.value ? this.of(binding.value) : UNKNOWN;
         const scope = scopeOf(binding.node, this.env.scopes);
         const previous = previousBinding(binding, scope);
@@ -306,6 +310,14 @@ export class TensorEvidence {
       if (!element) return UNKNOWN;
       node = unparenthesized(element);
       index++;
+    }
+    // `model, opt, loader = accelerator.prepare(model, opt, loader)`: each name gets its argument, prepared.
+    const sources = index < path.length ? preparedSources(node, this.env.text) : undefined;
+    if (sources) {
+      const source = sources[path[index]];
+      let result = source ? this.prepared(source) : UNKNOWN;
+      for (let i = index + 1; i < path.length; i++) result = elementEvidence(result);
+      return result;
     }
     const whole = this.of(node);
     return index < path.length ? elementEvidence(whole) : whole;
@@ -338,13 +350,20 @@ export class TensorEvidence {
           if (path.length === 0) return evidence("container", "a (name, parameter) pair");
           return path[0] === 0 ? evidence("scalar", "a parameter name") : evidence("gpu", "a parameter of a model");
         }
-        if (method === "items" || method === "values" || method === "keys") return UNKNOWN;
+        if (method === "items" || method === "values" || method === "keys") {
+          // A batch dict a prepared loader put on the device (`{k: v.to(device) for k, v in batch.items()}`): its values are there too.
+          if (receiverEvidence.kind !== "gpu" || method === "keys") return UNKNOWN;
+          if (method === "values") return receiverEvidence;
+          if (path.length === 0) return evidence("container", "a (key, value) pair");
+          return path[0] === 0 ? evidence("scalar", "a key") : receiverEvidence;
+        }
         if (receiverEvidence.kind === "loader") return evidence("batch", "a batch from a data loader");
       }
     }
     const whole = this.of(node);
     let element: Evidence;
     if (whole.kind === "loader") element = evidence("batch", `a batch from \`${this.text(node)}\``);
+    else if (whole.kind === "device-loader") element = evidence("gpu", `a batch \`${this.text(node)}\` puts on the device`);
     else if (node.type === "identifier" && DATA_ITERABLE_NAME.test(this.text(node)) && (whole.kind === "unknown" || whole.kind === "container"))
       element = evidence("batch", `a batch from \`${this.text(node)}\``);
     else element = elementEvidence(whole);
@@ -405,6 +424,11 @@ export class TensorEvidence {
         if (args.length === 1 && qualified !== "abs" && qualified !== "round") return elementEvidence(this.of(args[0]));
         return args.map((arg) => this.of(arg)).reduce(combine, evidence("scalar", "a number"));
       }
+      // `iter(loader)`, `cycle(loader)` (itertools', or a generator of this file named so): still the loader.
+      if ((qualified === "iter" || qualified === "cycle") && positionalArguments(node).length === 1) {
+        const source = this.of(positionalArguments(node)[0]);
+        if (source.kind === "loader" || source.kind === "device-loader") return source;
+      }
       if (qualified === "next") {
         const [source] = positionalArguments(node);
         return source ? this.elementOf(source, []) : UNKNOWN;
@@ -412,7 +436,10 @@ export class TensorEvidence {
       if (qualified === "DataLoader") return evidence("loader", "a `DataLoader`");
       const local = this.localCallee(fn);
       if (local) return local;
-      if (MODULE_NAME.test(qualified)) return evidence("gpu", `the output of \`${qualified}(...)\``);
+      if (MODULE_NAME.test(qualified)) {
+        // `Encoder(...)` constructs a module; `encoder(x)` runs one.
+        return /^[A-Z]/.test(qualified) ? evidence("module", `an instance of \`${qualified}\``) : evidence("gpu", `the output of \`${qualified}(...)\``);
+      }
       return undefined;
     }
     if (qualified.startsWith("numpy.") || qualified.startsWith("np.")) return evidence("numpy", `the result of \`${this.text(fn)}()\``);
@@ -469,7 +496,8 @@ export class TensorEvidence {
     if (!binding?.value) return undefined;
     if (binding.kind === "class") {
       const info = this.env.classes.get(binding.value);
-      return info?.isModule ? evidence("module", `an instance of \`${info.name}\``) : undefined;
+      // An instance of a plain class of this file, whatever its name (`Encoder()` of a tokenizer).
+      return info?.isModule ? evidence("module", `an instance of \`${info.name}\``) : evidence("unknown", `an instance of \`${this.text(fn)}\``);
     }
     if (binding.kind === "function") return this.returnEvidence(binding.value);
     return undefined;
@@ -502,7 +530,21 @@ export class TensorEvidence {
     return final;
   }
 
+  /**
+   * What a prepared object is: a loader (or a name like `train_dataloader` of unknown origin) starts yielding
+   * device batches; anything else stays what it was.
+   */
+  private prepared(source: SyntaxNode): Evidence {
+    const before = this.of(source);
+    const namedLikeLoader = (source.type === "identifier" || source.type === "attribute") && DATA_ITERABLE_NAME.test(lastName(this.text(source)));
+    if (before.kind === "loader" || ((before.kind === "unknown" || before.kind === "container") && namedLikeLoader))
+      return evidence("device-loader", `\`${this.text(source)}\` prepared to put its batches on the device`);
+    return before;
+  }
+
   private ofMethodCall(node: SyntaxNode, fn: SyntaxNode): Evidence {
+    const sources = preparedSources(node, this.env.text);
+    if (sources) return sources.length === 1 ? this.prepared(sources[0]) : evidence("container", "the objects `prepare` returns");
     const receiver = childByField(fn, "object")!;
     const method = this.text(childByField(fn, "attribute")!);
     const receiverEvidence = this.of(receiver);
@@ -718,10 +760,33 @@ export function elementEvidence(whole: Evidence): Evidence {
       return whole;
     case "loader":
       return evidence("batch", "a batch from a data loader");
+    case "device-loader":
+      return evidence("gpu", "a batch the loader put on the device");
     default:
       return UNKNOWN;
   }
 }
+
+/**
+ * The arguments of a call that hands objects to a launcher which returns them prepared for the device, in
+ * order: `accelerator.prepare(model, optimizer, loader)` (accelerate) and `fabric.setup_dataloaders(loader)`
+ * (Lightning Fabric, which moves batches unless `move_to_device=False`). Undefined for any other call.
+ */
+function preparedSources(raw: SyntaxNode, text: string): SyntaxNode[] | undefined {
+  const call = unparenthesized(raw);
+  if (call.type !== "call") return undefined;
+  const callee = childByField(call, "function");
+  if (callee?.type !== "attribute") return undefined;
+  const method = text.slice(childByField(callee, "attribute")!.start, childByField(callee, "attribute")!.end);
+  const receiver = text.slice(childByField(callee, "object")!.start, childByField(callee, "object")!.end);
+  const launcher = (method === "prepare" && /accelerator$/i.test(receiver)) || (method === "setup_dataloaders" && /fabric$/i.test(receiver));
+  if (!launcher) return undefined;
+  const moveToDevice = keywordArgument(call, "move_to_device", text);
+  if (moveToDevice && text.slice(moveToDevice.start, moveToDevice.end) === "False") return undefined;
+  return positionalArguments(call);
+}
+
+
 
 export function positionalArguments(call: SyntaxNode): SyntaxNode[] {
   const args = childByField(call, "arguments");
@@ -748,6 +813,16 @@ export function stringValue(literal: string): string {
 function isStringNode(node: SyntaxNode): boolean {
   const inner = unparenthesized(node);
   return inner.type === "string" || inner.type === "concatenated_string";
+}
+
+/** A string literal, or a string method called on one (`"{}x{}".format(...)`, `", ".join(...)`). */
+function isStringValued(node: SyntaxNode): boolean {
+  const inner = unparenthesized(node);
+  if (isStringNode(inner)) return true;
+  if (inner.type !== "call") return false;
+  const callee = childByField(inner, "function");
+  const receiver = callee?.type === "attribute" ? childByField(callee, "object") : undefined;
+  return !!receiver && isStringNode(receiver);
 }
 
 function isNoneNode(node: SyntaxNode): boolean {

@@ -5,6 +5,7 @@ import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { isTensorKind } from "../analysis/tensor-evidence";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {
@@ -17,7 +18,7 @@ export const blockingHostToDevice: Rule = {
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: true,
-    hasSuggestions: false,
+    hasSuggestions: true,
     messages: {
       copy: "`{{expression}}` {{where}} copies host memory to the GPU and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
@@ -43,7 +44,11 @@ export const blockingHostToDevice: Rule = {
         "Hoisting a constant `w = torch.tensor(<literals>, device=d)` out of the loop is safe when its arguments do not change inside it " +
         "and `w` is only read in the loop after it (never written through, kept or used outside the loop); otherwise no fix is offered. " +
         "Both are applied by `--fix`. `non_blocking=True` is added only to copies of batches a loader yields, and only when nothing in the loop " +
-        "changes the host batch in place or keeps another name for it (the copy may still be running when `.to()` returns).",
+        "changes the host batch in place or keeps another name for it (the copy may still be running when `.to()` returns). " +
+        "A scale factor `t * torch.tensor(0.5, device=d)` (an operand of `*`, `/`, `+` or `-` beside a tensor, a number exactly representable in " +
+        "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
+        "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
+        "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`).",
       facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`"],
     },
   },
@@ -100,8 +105,8 @@ export const blockingHostToDevice: Rule = {
           const kind = data ? context.analysis.tensorEvidence(data).kind : "unknown";
           if (kind === "gpu" || kind === "tensor") return; // already a tensor: no host copy
         }
-        const hoist = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context)) : [];
-        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, fixes: hoist });
+        const fixes = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context) ?? pythonScalarOperand(node, context)) : [];
+        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, fixes });
       },
     };
   },
@@ -161,6 +166,52 @@ function hoistConstantTensor(call: SyntaxNode, device: SyntaxNode, context: Rule
   const insert = insertLinesBefore(text, loop, lines.body.split(/\r?\n/));
   if (!insert || lines.body.includes("\n")) return undefined;
   return { title: `Create \`${name}\` once, before the loop`, safe: true, edits: [insert, { start: lines.start, end: lines.end, text: "" }] };
+}
+
+const SCALAR_OPERATORS = new Set(["*", "/", "+", "-"]);
+
+/**
+ * `t * torch.tensor(0.5, device=d)` → `t * 0.5`, when the other operand is a tensor, the data is one number that
+ * float32 holds exactly (so the float32 tensor and the Python float are the same value) and no `dtype` or other
+ * keyword is given. A suggestion: a 0-dim operand of a lower-precision dtype is promoted by the 0-dim float32
+ * tensor but not by the Python number (see the rule's fix safety).
+ */
+function pythonScalarOperand(call: SyntaxNode, context: RuleContext): Fix | undefined {
+  const operation = call.parent;
+  if (operation?.type !== "binary_operator" || !SCALAR_OPERATORS.has(operation.tokens[0])) return undefined;
+  const other = operation.children.find((child) => child !== call);
+  if (!other || !isTensorKind(context.analysis.tensorEvidence(other).kind)) return undefined;
+  const data = positional(call);
+  if (data.length !== 1) return undefined;
+  for (const argument of childByField(call, "arguments")?.children ?? []) {
+    if (argument === data[0]) continue;
+    if (argument.type !== "keyword_argument" || context.text(childByField(argument, "name")!) !== "device") return undefined;
+  }
+  const value = exactFloat32Number(data[0], context);
+  if (value === undefined) return undefined;
+  return { title: `Use the Python number \`${value}\` instead of a device tensor`, safe: false, edits: [{ start: call.start, end: call.end, text: value }] };
+}
+
+/**
+ * The text of a decimal number literal (optionally negative) whose value float32 represents exactly, or
+ * undefined. Integers above 2**24 and fractions such as 0.1 are not exact in float32, so `torch.tensor(0.1)`
+ * and the Python float 0.1 are different numbers.
+ */
+function exactFloat32Number(raw: SyntaxNode, context: RuleContext): string | undefined {
+  let node = unparenthesized(raw);
+  let sign = "";
+  if (node.type === "unary_operator" && node.tokens[0] === "-" && node.children.length === 1) {
+    sign = "-";
+    node = unparenthesized(node.children[0]);
+  }
+  if (node.type !== "integer" && node.type !== "float") return undefined;
+  const literal = context.text(node);
+  if (!/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(literal)) return undefined;
+  const value = Number(literal);
+  if (!Number.isFinite(value) || Math.fround(value) !== value || (node.type === "integer" && value > 2 ** 24)) return undefined;
+  // Keep an integer an int and a float a float: `torch.tensor(2)` is int64, `torch.tensor(2.0)` float32.
+  const text = `${sign}${literal}`;
+  return sign ? `(${text})` : text;
 }
 
 /** A read that cannot change or keep the tensor: an operand, an argument of a tensor op, `w.shape`. */

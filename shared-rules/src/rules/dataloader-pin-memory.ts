@@ -129,6 +129,8 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     if (node.type !== "call") continue;
     const call = methodCall(node, context);
+    // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
+    if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") continue;
     if (call?.method === "cuda") return node;
     if (call?.method === "to") {
       const target = context.analysis.evidence.deviceArgument(node);

@@ -1,0 +1,139 @@
+/**
+ * False alarms found by reviewing synclint on repositories it was not tuned on (accelerate, minGPT, yolov5,
+ * denoising-diffusion-pytorch), written as small programs of our own.
+ */
+import * as assert from "assert";
+import { initParser, lintSource, resolveConfig } from "synclint-rules";
+import { py } from "../helpers";
+
+function findings(code: string, rule?: string): Array<{ line: number; rule: string }> {
+  const config = resolveConfig(rule ? { select: [rule] } : {}, process.cwd());
+  return lintSource(code, { config }).findings.map((f) => ({ line: f.line, rule: f.rule }));
+}
+
+describe("findings on code synclint was not tuned on", () => {
+  before(() => initParser());
+
+  it("batches of a loader prepared by accelerate are already on the device: no copy or pin_memory finding, the loops stay hot", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      from accelerate import Accelerator
+      def main(model, optimizer, train_set, eval_set):
+          accelerator = Accelerator()
+          train_dataloader = DataLoader(train_set, batch_size=8)
+          eval_dataloader = DataLoader(eval_set, batch_size=8)
+          model, optimizer, train_dataloader, eval_dataloader = accelerator.prepare(model, optimizer, train_dataloader, eval_dataloader)
+          for step, batch in enumerate(train_dataloader):
+              batch.to(accelerator.device)
+              loss = model(**batch).loss
+              accelerator.backward(loss)
+              optimizer.step()
+          for step, batch in enumerate(eval_dataloader):
+              batch.to(accelerator.device)
+              correct = (model(**batch).logits.argmax(-1) == batch["labels"]).sum().item()
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 16, rule: "item-in-hot-path" }]);
+  });
+
+  it("a single prepared loader, kept on self and cycled, and Fabric's setup_dataloaders, are device loaders too", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      def cycle(dl):
+          while True:
+              for data in dl:
+                  yield data
+      class Trainer:
+          def __init__(self, accelerator, dataset):
+              self.accelerator = accelerator
+              dl = DataLoader(dataset, batch_size=16, shuffle=True, pin_memory=True)
+              dl = self.accelerator.prepare(dl)
+              self.dl = cycle(dl)
+          def train(self, device):
+              while self.step < self.train_num_steps:
+                  data = next(self.dl).to(device)
+                  loss = self.model(data)
+                  self.accelerator.backward(loss)
+                  self.opt.step()
+      def run(fabric, model, train_loader):
+          train_loader = fabric.setup_dataloaders(train_loader)
+          for x, y in train_loader:
+              out = model(x.to(fabric.device))
+              print(out.sum().item())
+      def run_unmoved(fabric, model, train_loader):
+          train_loader = fabric.setup_dataloaders(train_loader, move_to_device=False)
+          for x, y in train_loader:
+              out = model(x.to(fabric.device))
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 23, rule: "item-in-hot-path" },
+      { line: 27, rule: "blocking-host-to-device" },
+    ]);
+  });
+
+  it("the values of a batch dict from a prepared loader are on the device too", () => {
+    const code = py`
+      import torch
+      def main(accelerator, model, optimizer, train_dataloader):
+          model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+          for step, batch in enumerate(train_dataloader):
+              batch = {k: v.to(accelerator.device) for k, v in batch.items()}
+              loss = model(batch["image"]).mean()
+              accelerator.backward(loss)
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
+
+  it("an epoch loop that zeroes the gradients once before its batches stays an epoch loop; a progress bar bound to a name still yields batches", () => {
+    const code = py`
+      import torch
+      def train(model, optimizer, scaler, train_loader, device, epochs, weights):
+          for epoch in range(epochs):
+              model.train()
+              cw = model.class_weights.cpu().numpy()
+              pbar = enumerate(train_loader)
+              pbar = TQDM(pbar, total=len(train_loader))
+              optimizer.zero_grad()
+              for i, (imgs, targets) in pbar:
+                  imgs = imgs.to(device, non_blocking=True)
+                  loss = model(imgs).mean()
+                  scaler.scale(loss).backward()
+                  scaler.step(optimizer)
+                  print(loss.item())
+    `;
+    const found = findings(code);
+    assert.deepStrictEqual(found, [{ line: 14, rule: "item-in-hot-path" }]);
+  });
+
+  it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
+    const code = py`
+      import torch
+      class Encoder:
+          def encode(self, text):
+              return {"tokens": text.split()}
+      def get_encoder():
+          return Encoder()
+      e = get_encoder()
+      r = e.encode("hello world")
+      for part in r["tokens"]:
+          print(part)
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
+
+  it("a string built with += is a string, even when it started as an item of a dataset", () => {
+    const code = py`
+      import torch
+      def run(model, dataset, device):
+          for path, im, s in dataset:
+              im = im.to(device, non_blocking=True)
+              pred = model(im)
+              s += f"{im.shape[2]}x{im.shape[3]} "
+              s += "{:g} ".format(1.0)
+              print(f"{s}done")
+    `;
+    assert.deepStrictEqual(findings(code, "tensor-formatting"), []);
+  });
+});
