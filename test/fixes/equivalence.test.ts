@@ -31,6 +31,7 @@ const FIX_KINDS = [
   "Sum with `torch.where",
   "Collect on the device",
   "Pass `num_classes=",
+  "Log the sum of `",
 ];
 
 export function torchAvailable(): boolean {

@@ -78,6 +78,27 @@ export function declaredShared(root: SyntaxNode, name: string, text: string): bo
 
 const sharedNames = new WeakMap<SyntaxNode, Set<string>>();
 
+/** Is `name` assigned, imported, defined or otherwise bound anywhere in the file (say a builtin such as `enumerate`)? */
+export function boundInFile(root: SyntaxNode, name: string, text: string): boolean {
+  let top = root;
+  while (top.parent) top = top.parent;
+  let names = boundNames.get(top);
+  if (!names) {
+    names = new Set<string>();
+    const stack = [top];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      stack.push(...node.children);
+      if (node.type !== "identifier" || (node.parent?.type === "attribute" && node.field === "attribute") || (node.parent?.type === "keyword_argument" && node.field === "name")) continue;
+      if (useKind(node) !== "read") names.add(text.slice(node.start, node.end));
+    }
+    boundNames.set(top, names);
+  }
+  return names.has(name);
+}
+
+const boundNames = new WeakMap<SyntaxNode, Set<string>>();
+
 /** How a use of a name takes part in its statement. */
 export type UseKind = "read" | "assign" | "augmented" | "other-write";
 
