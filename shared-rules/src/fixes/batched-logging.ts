@@ -24,10 +24,10 @@
 import type { Fix, RuleContext, TextEdit } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
 import { LOGGER_NAME, LOGGING_METHOD, lastName } from "../analysis/names";
-import { isTensorKind } from "../analysis/tensor-evidence";
+import { isStringNode, isTensorKind } from "../analysis/tensor-evidence";
 import { MethodCall, addScalarValue, keyword, methodCall, positional, shortText } from "../rules/support";
 import { AccumulatedKind, accumulatedKind, deviceAddend } from "./accumulation";
-import { boundInFile, declaredShared, enclosingLoop, enclosingScope, identifierUses, inTry, isNumberLiteral, useKind } from "./facts";
+import { boundInFile, declaredShared, enclosingLoop, enclosingScope, identifierUses, inTry, isNumberLiteral, isVariable, useKind } from "./facts";
 import { ensureTorchImport } from "./imports";
 import { insertLinesAfter, insertLinesBefore, lineEnding, restOfLineIsBlank, statementIndent } from "./indentation";
 
@@ -146,7 +146,7 @@ function passesValueThrough(parent: SyntaxNode, child: SyntaxNode, context: Rule
       return child.field === "value";
     case "binary_operator": {
       const left = childByField(parent, "left");
-      return parent.tokens[0] === "%" && child.field === "right" && !!left && isString(left);
+      return parent.tokens[0] === "%" && child.field === "right" && !!left && isStringNode(left);
     }
     default:
       return false;
@@ -159,15 +159,10 @@ function selfDocumenting(interpolation: SyntaxNode, expression: SyntaxNode, cont
   return context.analysis.source.text.slice(expression.end, next ? next.start : interpolation.end - 1).includes("=");
 }
 
-function isString(node: SyntaxNode): boolean {
-  const inner = unparenthesized(node);
-  return inner.type === "string" || inner.type === "concatenated_string";
-}
-
 /** `"loss {:.4f}".format(...)`. */
 function isStringFormat(call: SyntaxNode | null, context: RuleContext): boolean {
   const method = call?.type === "call" ? methodCall(call, context) : undefined;
-  return method?.method === "format" && isString(method.receiver);
+  return method?.method === "format" && isStringNode(method.receiver);
 }
 
 /** `len(x)`: reads a size, without effects on the built-in containers (and without a sync on a tensor). */
@@ -252,10 +247,7 @@ function readNames(statement: SyntaxNode, logged: SyntaxNode): SyntaxNode[] {
     const node = stack.pop()!;
     if (node === logged) continue;
     stack.push(...node.children);
-    if (node.type !== "identifier") continue;
-    if (node.parent?.type === "attribute" && node.field === "attribute") continue;
-    if (node.parent?.type === "keyword_argument" && node.field === "name") continue;
-    found.push(node);
+    if (isVariable(node)) found.push(node);
   }
   return found;
 }

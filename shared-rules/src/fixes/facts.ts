@@ -49,13 +49,16 @@ export function identifierUses(root: SyntaxNode, name: string, text: string): Sy
   while (stack.length > 0) {
     const node = stack.pop()!;
     for (const child of node.children) stack.push(child);
-    if (node.type !== "identifier" || text.slice(node.start, node.end) !== name) continue;
-    const parent = node.parent;
-    if (parent?.type === "attribute" && node.field === "attribute") continue;
-    if (parent?.type === "keyword_argument" && node.field === "name") continue;
-    uses.push(node);
+    if (isVariable(node) && text.slice(node.start, node.end) === name) uses.push(node);
   }
   return uses.sort((a, b) => a.start - b.start);
+}
+
+/** An identifier that denotes a variable: not the `name` of `obj.name`, not the keyword of `f(name=...)`. */
+export function isVariable(node: SyntaxNode): boolean {
+  if (node.type !== "identifier") return false;
+  if (node.parent?.type === "attribute" && node.field === "attribute") return false;
+  return !(node.parent?.type === "keyword_argument" && node.field === "name");
 }
 
 /** `global name` / `nonlocal name` anywhere in the file: such names are shared and never safe to move. */
@@ -89,8 +92,7 @@ export function boundInFile(root: SyntaxNode, name: string, text: string): boole
     while (stack.length > 0) {
       const node = stack.pop()!;
       stack.push(...node.children);
-      if (node.type !== "identifier" || (node.parent?.type === "attribute" && node.field === "attribute") || (node.parent?.type === "keyword_argument" && node.field === "name")) continue;
-      if (useKind(node) !== "read") names.add(text.slice(node.start, node.end));
+      if (isVariable(node) && useKind(node) !== "read") names.add(text.slice(node.start, node.end));
     }
     boundNames.set(top, names);
   }
