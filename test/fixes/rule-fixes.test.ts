@@ -1056,7 +1056,7 @@ fixTester.run("item-in-hot-path", [
     output: null,
   },
   {
-    name: "no batched logging with two .item() calls in one log call, nor for a loop with else",
+    name: "no batched logging with two .item() calls in one log call",
     unsafe: true,
     code: py`
       import torch
@@ -1066,6 +1066,22 @@ fixTester.run("item-in-hot-path", [
               loss.backward()
               opt.step()
               print(f"loss {loss.item():.4f}", loss.item())
+          else:
+              print("done")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for a loop with else (it runs before the report after the loop)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
           else:
               print("done")
     `,
