@@ -2,7 +2,9 @@
  * Semantic equivalence, executed: every program under equivalence/programs runs with CPU PyTorch before and
  * after `synclint --unsafe-fixes` (the engine's `applyFixes`, safe fixes and suggestions), in one Python
  * process, and both versions must compile and compute the same thing (printed text, and the tensors,
- * parameters and numbers each program leaves in `RESULT`, compared exactly, types included).
+ * parameters and numbers each program leaves in `RESULT`, compared exactly, types included). A program whose
+ * logging is batched on purpose declares `EQUIVALENCE = "batched-logging"`: what it logs is then compared as
+ * sums over the same steps (run_pairs.py `compare_batched_log`, checked by its `--self-test`).
  *
  * Needs /usr/bin/python3 with torch (Debian: `apt-get install -y python3-torch`). Without it the suite is
  * skipped locally and fails under CI (CI set).
@@ -33,6 +35,7 @@ const FIX_KINDS = [
   "Assign through `torch.where",
   "Pass `output_size=",
   "Use the Python number",
+  "Log the sum of `",
 ];
 
 export function torchAvailable(): boolean {
@@ -73,6 +76,11 @@ describe("fixes: semantic equivalence (programs run before and after --unsafe-fi
   });
 
   it(`has at least 30 programs (${names.length})`, () => assert.ok(names.length >= 30));
+
+  it("run_pairs.py compares batched logs as sums over the same steps, and nothing else (--self-test)", () => {
+    const run = spawnSync(PYTHON, [path.join(HERE, "run_pairs.py"), "--self-test"], { encoding: "utf8", timeout: 60000 });
+    assert.strictEqual(run.status, 0, `${run.stdout}${run.stderr}`);
+  });
 
   for (const name of names) {
     it(`${name}: fixed, parses, idempotent, computes the same`, () => {

@@ -777,3 +777,664 @@ fixTester.run("host-transfer-in-hot-path", [
     output: null,
   },
 ]);
+
+// Batched logging (fixes/batched-logging.ts): a per-step log of one value becomes a device sum reported every
+// `log_every` steps and once after the loop. Executed before/after by equivalence programs 40-46.
+fixTester.run("item-in-hot-path", [
+  {
+    name: "batched logging: print(f\"...{loss.item():.4f}\") → a float64 device sum printed every log_every steps and after the loop; enumerate added (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      import torch.nn.functional as F
+      def train(model, loader, opt):
+          for x, y in loader:
+              loss = F.cross_entropy(model(x.cuda()), y.cuda())
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
+          return model
+    `,
+    output: py`
+      import torch
+      import torch.nn.functional as F
+      def train(model, loader, opt):
+          log_every = 10
+          loss_sum = 0.0
+          for step, (x, y) in enumerate(loader):
+              loss = F.cross_entropy(model(x.cuda()), y.cuda())
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if (step + 1) % log_every == 0:
+                  print(f"loss {loss_sum.item():.4f}")
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              print(f"loss {loss_sum.item():.4f}")
+          return model
+    `,
+  },
+  {
+    name: "batched logging: add_scalar(tag, loss.item(), i) with enumerate(..., start=1) tests `i % log_every`",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, writer):
+          for i, batch in enumerate(loader, start=1):
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              writer.add_scalar("train/loss", loss.item(), i)
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt, writer):
+          log_every = 10
+          loss_sum = 0.0
+          for i, batch in enumerate(loader, start=1):
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if i % log_every == 0:
+                  writer.add_scalar("train/loss", loss_sum.item(), i)
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              writer.add_scalar("train/loss", loss_sum.item(), i)
+    `,
+  },
+  {
+    name: "batched logging: logger.info(\"...\", i, loss.item()) with enumerate(loader, 3) tests `(i - 2) % log_every`",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, logger):
+          for i, batch in enumerate(loader, 3):
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              logger.info("step %d loss %.3f", i, loss.item())
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt, logger):
+          log_every = 10
+          loss_sum = 0.0
+          for i, batch in enumerate(loader, 3):
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if (i - 2) % log_every == 0:
+                  logger.info("step %d loss %.3f", i, loss_sum.item())
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              logger.info("step %d loss %.3f", i, loss_sum.item())
+    `,
+  },
+  {
+    name: "batched logging: range(1, n + 1) counts from 1; adds import torch beside from-imports",
+    unsafe: true,
+    code: py`
+      """Training."""
+      from torch import nn
+      def train(model, loader, opt, num_steps):
+          it = iter(loader)
+          for step in range(1, num_steps + 1):
+              loss = model(next(it).cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"step {step}/{num_steps}: {loss.item():.4f}")
+    `,
+    output: py`
+      """Training."""
+      import torch
+      from torch import nn
+      def train(model, loader, opt, num_steps):
+          it = iter(loader)
+          log_every = 10
+          loss_sum = 0.0
+          for step in range(1, num_steps + 1):
+              loss = model(next(it).cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if step % log_every == 0:
+                  print(f"step {step}/{num_steps}: {loss_sum.item():.4f}")
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              print(f"step {step}/{num_steps}: {loss_sum.item():.4f}")
+    `,
+  },
+  {
+    name: "batched logging: wandb.log({...}) in a module-level range loop keeps the other keys and the step",
+    unsafe: true,
+    code: py`
+      import torch
+      model = torch.nn.Linear(4, 2).cuda()
+      opt = torch.optim.SGD(model.parameters(), lr=0.1)
+      for it in range(num_steps):
+          loss = model(torch.randn(8, 4, device="cuda")).pow(2).mean()
+          loss.backward()
+          opt.step()
+          wandb.log({"loss": loss.item(), "lr": lr}, step=it)
+    `,
+    output: py`
+      import torch
+      model = torch.nn.Linear(4, 2).cuda()
+      opt = torch.optim.SGD(model.parameters(), lr=0.1)
+      log_every = 10
+      loss_sum = 0.0
+      for it in range(num_steps):
+          loss = model(torch.randn(8, 4, device="cuda")).pow(2).mean()
+          loss.backward()
+          opt.step()
+          loss_sum += loss.detach().double()
+          if (it + 1) % log_every == 0:
+              wandb.log({"loss": loss_sum.item(), "lr": lr}, step=it)
+              loss_sum = 0.0
+      if torch.is_tensor(loss_sum):
+          wandb.log({"loss": loss_sum.item(), "lr": lr}, step=it)
+    `,
+  },
+  {
+    name: "batched logging: a count (pred == y).sum().item() sums as int64 from 0; enumerate wraps tqdm(loader)",
+    unsafe: true,
+    code: py`
+      import torch
+      def evaluate(model, loader):
+          for x, y in tqdm(loader):
+              pred = model(x.cuda()).argmax(1)
+              print("correct", (pred == y.cuda()).sum().item())
+    `,
+    output: py`
+      import torch
+      def evaluate(model, loader):
+          log_every = 10
+          count_sum = 0
+          for step, (x, y) in enumerate(tqdm(loader)):
+              pred = model(x.cuda()).argmax(1)
+              count_sum += (pred == y.cuda()).sum()
+              if (step + 1) % log_every == 0:
+                  print("correct", count_sum.item())
+                  count_sum = 0
+          if torch.is_tensor(count_sum):
+              print("correct", count_sum.item())
+    `,
+  },
+  {
+    name: "batched logging: set_postfix(loss=...) with log_every, step and loss_sum taken picks free names",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, log_every, step):
+          loss_sum = 0
+          for batch in loader:
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              pbar.set_postfix(loss=loss.item())
+          return loss_sum, step
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt, log_every, step):
+          loss_sum = 0
+          log_every_n = 10
+          loss_sum_2 = 0.0
+          for batch_idx, batch in enumerate(loader):
+              loss = model(batch.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum_2 += loss.detach().double()
+              if (batch_idx + 1) % log_every_n == 0:
+                  pbar.set_postfix(loss=loss_sum_2.item())
+                  loss_sum_2 = 0.0
+          if torch.is_tensor(loss_sum_2):
+              pbar.set_postfix(loss=loss_sum_2.item())
+          return loss_sum, step
+    `,
+  },
+  {
+    name: "batched logging: a multi-line logging call in a step loop inside an epoch loop reports at the end of each epoch",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for epoch in range(10):
+              for x in loader:
+                  loss = model(x.cuda()).mean()
+                  loss.backward()
+                  opt.step()
+                  logging.info(
+                      "epoch %d loss %.4f",
+                      epoch,
+                      loss.item(),
+                  )
+              print("epoch done", epoch)
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt):
+          for epoch in range(10):
+              log_every = 10
+              loss_sum = 0.0
+              for step, x in enumerate(loader):
+                  loss = model(x.cuda()).mean()
+                  loss.backward()
+                  opt.step()
+                  loss_sum += loss.detach().double()
+                  if (step + 1) % log_every == 0:
+                      logging.info(
+                          "epoch %d loss %.4f",
+                          epoch,
+                          loss_sum.item(),
+                      )
+                      loss_sum = 0.0
+              if torch.is_tensor(loss_sum):
+                  logging.info(
+                      "epoch %d loss %.4f",
+                      epoch,
+                      loss_sum.item(),
+                  )
+              print("epoch done", epoch)
+    `,
+  },
+  {
+    name: "batched logging keeps tabs and CRLF, and moves a multi-line call in with its continuation lines",
+    unsafe: true,
+    code: "import torch\r\ndef train(model, loader, opt):\r\n\tfor x in loader:\r\n\t\tloss = model(x.cuda()).mean()\r\n\t\tloss.backward()\r\n\t\topt.step()\r\n\t\tlogger.info(\r\n\t\t\t\"loss %f\",\r\n\t\t\tloss.item(),\r\n\t\t)\r\n",
+    output:
+      "import torch\r\ndef train(model, loader, opt):\r\n\tlog_every = 10\r\n\tloss_sum = 0.0\r\n\tfor step, x in enumerate(loader):\r\n\t\tloss = model(x.cuda()).mean()\r\n\t\tloss.backward()\r\n\t\topt.step()\r\n" +
+      "\t\tloss_sum += loss.detach().double()\r\n\t\tif (step + 1) % log_every == 0:\r\n\t\t\tlogger.info(\r\n\t\t\t\t\"loss %f\",\r\n\t\t\t\tloss_sum.item(),\r\n\t\t\t)\r\n\t\t\tloss_sum = 0.0\r\n" +
+      "\tif torch.is_tensor(loss_sum):\r\n\t\tlogger.info(\r\n\t\t\t\"loss %f\",\r\n\t\t\tloss_sum.item(),\r\n\t\t)\r\n",
+  },
+  {
+    name: "batched logging: `%` and str.format arguments; a second log line of the loop reuses log_every",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print("loss %.4f" % loss.item())
+              print("loss {:.4f}".format(loss.item()), flush=True)
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt):
+          log_every = 10
+          loss_sum = 0.0
+          loss_sum_2 = 0.0
+          for step, (x, y) in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if (step + 1) % log_every == 0:
+                  print("loss %.4f" % loss_sum.item())
+                  loss_sum = 0.0
+              loss_sum_2 += loss.detach().double()
+              if (step + 1) % log_every == 0:
+                  print("loss {:.4f}".format(loss_sum_2.item()), flush=True)
+                  loss_sum_2 = 0.0
+          if torch.is_tensor(loss_sum_2):
+              print("loss {:.4f}".format(loss_sum_2.item()), flush=True)
+          if torch.is_tensor(loss_sum):
+              print("loss %.4f" % loss_sum.item())
+    `,
+  },
+  {
+    name: "no batched logging in a while loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, max_steps):
+          step = 0
+          while step < max_steps:
+              loss = model(next(loader).cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
+              step += 1
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for a log call under an if inside the loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, verbose):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              if verbose:
+                  print(f"loss {loss.item():.4f}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when the call also logs another per-step tensor",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              out = model(x.cuda())
+              loss = out.mean()
+              loss.backward()
+              opt.step()
+              acc = (out.argmax(1) == y.cuda()).float().mean()
+              print(f"loss {loss.item():.4f} acc {acc}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when the call makes another call (it could have effects or sync)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, scheduler):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f} lr {scheduler.get_last_lr()[0]}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging of arithmetic on the value (loss.item() * accum)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, accum):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item() * accum:.4f}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when a name the call reads changes after it (global_step += 1)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, writer):
+          global_step = 0
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              writer.add_scalar("loss", loss.item(), global_step)
+              global_step += 1
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when the loop touches an object whose attribute the call reads (meter.avg)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, meter):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f} avg {meter.avg:.4f}")
+              meter.update(1)
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging after a continue (the counter would pass the last reported step)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              if x is None:
+                  continue
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when the loop can return (the last report would be skipped)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
+              if loss.isnan().any():
+                  return False
+          return True
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging when the code after the loop runs every step too (a micro-batch loop in training_step)",
+    unsafe: true,
+    code: py`
+      import torch
+      class Trainer:
+          def training_step(self, batch):
+              for micro in batch.chunk(4):
+                  loss = self.model(micro.cuda()).mean()
+                  loss.backward()
+                  print(f"loss {loss.item():.4f}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for enumerate with a start that is not an integer literal",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, first):
+          for i, x in enumerate(loader, first):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(i, loss.item())
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging of a self-documenting f-string field ({loss.item()=} prints its own text)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"{loss.item()=}")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging of a value in add_scalar's step position",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, writer):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              writer.add_scalar("loss", 1.0, loss.item())
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging with two .item() calls in one log call",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}", loss.item())
+          else:
+              print("done")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for a loop with else (it runs before the report after the loop)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"loss {loss.item():.4f}")
+          else:
+              print("done")
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for a loop inside try",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          try:
+              for x in loader:
+                  loss = model(x.cuda()).mean()
+                  loss.backward()
+                  opt.step()
+                  print(f"loss {loss.item():.4f}")
+          except KeyboardInterrupt:
+              pass
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging for a loop body on the loop's own line",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader: loss = model(x.cuda()).mean(); print(loss.item())
+    `,
+    output: null,
+  },
+  {
+    name: "no batched logging of a call holding a string that spans lines",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"""loss
+              {loss.item():.4f}""")
+    `,
+    output: null,
+  },
+
+]);
+
+fixTester.run("tensor-formatting", [
+  {
+    name: "batched logging: an f-string field with a format spec on a 0-dim tensor formats its .item(); suggestion",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, writer):
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(f"step {step} loss {loss:.4f}")
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt, writer):
+          log_every = 10
+          loss_sum = 0.0
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if (step + 1) % log_every == 0:
+                  print(f"step {step} loss {loss_sum.item():.4f}")
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              print(f"step {step} loss {loss_sum.item():.4f}")
+    `,
+  },
+  {
+    name: "batched logging: add_scalar(tag, tensor, step) logs float(tensor)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt, writer):
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              writer.add_scalar("loss", loss, step)
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt, writer):
+          log_every = 10
+          loss_sum = 0.0
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              loss_sum += loss.detach().double()
+              if (step + 1) % log_every == 0:
+                  writer.add_scalar("loss", loss_sum.item(), step)
+                  loss_sum = 0.0
+          if torch.is_tensor(loss_sum):
+              writer.add_scalar("loss", loss_sum.item(), step)
+    `,
+  },
+  {
+    name: "no batched logging where the text printed is the tensor's own (print(t), f\"{t}\", !r, set_postfix(loss=t))",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              loss.backward()
+              opt.step()
+              print(loss)
+              print(f"{loss}")
+              print(f"{loss!r:>40}")
+              pbar.set_postfix(loss=loss)
+    `,
+    output: null,
+  },
+
+]);

@@ -810,7 +810,8 @@ export function stringValue(literal: string): string {
   return match ? match[2] : literal;
 }
 
-function isStringNode(node: SyntaxNode): boolean {
+/** A string literal (`"a"`, `f"{x}"`, `"a" "b"`), possibly parenthesised. */
+export function isStringNode(node: SyntaxNode): boolean {
   const inner = unparenthesized(node);
   return inner.type === "string" || inner.type === "concatenated_string";
 }

@@ -49,13 +49,16 @@ export function identifierUses(root: SyntaxNode, name: string, text: string): Sy
   while (stack.length > 0) {
     const node = stack.pop()!;
     for (const child of node.children) stack.push(child);
-    if (node.type !== "identifier" || text.slice(node.start, node.end) !== name) continue;
-    const parent = node.parent;
-    if (parent?.type === "attribute" && node.field === "attribute") continue;
-    if (parent?.type === "keyword_argument" && node.field === "name") continue;
-    uses.push(node);
+    if (isVariable(node) && text.slice(node.start, node.end) === name) uses.push(node);
   }
   return uses.sort((a, b) => a.start - b.start);
+}
+
+/** An identifier that denotes a variable: not the `name` of `obj.name`, not the keyword of `f(name=...)`. */
+export function isVariable(node: SyntaxNode): boolean {
+  if (node.type !== "identifier") return false;
+  if (node.parent?.type === "attribute" && node.field === "attribute") return false;
+  return !(node.parent?.type === "keyword_argument" && node.field === "name");
 }
 
 /** `global name` / `nonlocal name` anywhere in the file: such names are shared and never safe to move. */
@@ -77,6 +80,26 @@ export function declaredShared(root: SyntaxNode, name: string, text: string): bo
 }
 
 const sharedNames = new WeakMap<SyntaxNode, Set<string>>();
+
+/** Is `name` assigned, imported, defined or otherwise bound anywhere in the file (say a builtin such as `enumerate`)? */
+export function boundInFile(root: SyntaxNode, name: string, text: string): boolean {
+  let top = root;
+  while (top.parent) top = top.parent;
+  let names = boundNames.get(top);
+  if (!names) {
+    names = new Set<string>();
+    const stack = [top];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      stack.push(...node.children);
+      if (isVariable(node) && useKind(node) !== "read") names.add(text.slice(node.start, node.end));
+    }
+    boundNames.set(top, names);
+  }
+  return names.has(name);
+}
+
+const boundNames = new WeakMap<SyntaxNode, Set<string>>();
 
 /** How a use of a name takes part in its statement. */
 export type UseKind = "read" | "assign" | "augmented" | "other-write";

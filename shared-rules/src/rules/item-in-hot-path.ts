@@ -5,6 +5,8 @@ import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNested
 import { insertLinesAfter } from "../fixes/indentation";
 import { ensureTorchImport } from "../fixes/imports";
 import { safeFixes } from "../fixes/edits";
+import { accumulatedKind, deviceAddend } from "../fixes/accumulation";
+import { batchedItemLoggingFix } from "../fixes/batched-logging";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { enclosingClass } from "../analysis/tensor-evidence";
 
@@ -61,9 +63,14 @@ export const itemInHotPath: Rule = {
         "`total += (pred == y).sum().item()` and `running_loss += loss.item()` become an on-device accumulation (`total += (pred == y).sum()`, " +
         "`running_loss += loss.detach().double()`) turned back into a Python number by one `.item()` right after the loop: " +
         "the same number (int64 counts, float64 sums in the same order), but the variable is a tensor inside the loop, so it is a suggestion " +
-        "(`--unsafe-fixes`), offered only when the variable is not used anywhere else in the loop. The float64 accumulator does not run on " +
-        "Apple's MPS backend, which has no float64. " +
-        "Moving a read to a logging interval changes how often values are printed, never what the model computes; it is not automated.",
+        "(`--unsafe-fixes`), offered only when the variable is not used anywhere else in the loop. " +
+        "A log call that reads a loss or a count each step (`print(f\"{loss.item():.4f}\")`, `logger.info(...)`, `add_scalar(tag, loss.item(), step)`, " +
+        "`set_postfix(loss=...)`, `wandb.log({...})`) gets a suggestion that sums the value on the device (`loss_sum += loss.detach().double()`) and, " +
+        "every `log_every` steps (a constant declared before the loop) and once after the loop, logs the sum over the steps since the last report with the same format: " +
+        "each report equals the old per-step values of those steps added up, and the other names in the call show their values at the reporting step. " +
+        "It changes how often and what is logged (a sum, not one step's value), never what the model computes. It is offered only for a call standing " +
+        "directly in the body of a `for` step loop, reading no other tensor and calling nothing but `len` and `str.format`, with no `continue` or `break` before it and no `return` in the loop. " +
+        "The float64 accumulators do not run on Apple's MPS backend, which has no float64.",
       facts: [
         "§2 op table: GradScaler `step` (one `.item()` per device unless the optimizer is `fused=True`) and `get_scale()`",
         "§1 `t.item()` (`memcpy_and_sync`, `CUDAScalar.cu`)",
@@ -141,8 +148,8 @@ function assignedValue(node: SyntaxNode, context: RuleContext): SyntaxNode | und
 function itemFixes(call: MethodCall, context: RuleContext): Fix[] {
   const lightning = lightningLogFix(call, context);
   if (lightning) return [lightning];
-  const accumulator = accumulatorFix(call, context);
-  return accumulator ? [accumulator] : [];
+  const onDevice = accumulatorFix(call, context) ?? batchedItemLoggingFix(call, context);
+  return onDevice ? [onDevice] : [];
 }
 
 /**
@@ -209,32 +216,11 @@ function accumulatorFix(call: MethodCall, context: RuleContext): Fix | undefined
     if ((how === "assign" || how === "augmented") && use.start > loop.end && !enclosingLoop(loop)) continue;
     return undefined;
   }
-  const replacement = kind === "count" ? context.text(call.receiver) : `${context.text(call.receiver)}.detach().double()`;
+  const replacement = deviceAddend(kind, context.text(call.receiver));
   const after = insertLinesAfter(text, loop, [`${name} = ${name}.item() if torch.is_tensor(${name}) else ${name}`]);
   if (!after) return undefined;
   const edits = [{ start: node.start, end: node.end, text: replacement }, after];
   const torchImport = ensureTorchImport(text, context.analysis.tree.root);
   if (torchImport) edits.push(torchImport);
   return { title: `Accumulate \`${name}\` on the device and read it once after the loop`, safe: false, edits };
-}
-
-/** `(pred == y).sum()` (an int64 count) or a loss (a float): the accumulations this fix knows to be exact. */
-function accumulatedKind(receiver: SyntaxNode, context: RuleContext): "count" | "loss" | undefined {
-  const node = unparenthesized(receiver);
-  if (node.type === "call") {
-    const callee = childByField(node, "function");
-    if (callee?.type === "attribute" && context.text(childByField(callee, "attribute")!) === "sum" && (childByField(node, "arguments")?.children.length ?? 1) === 0) {
-      const counted = unparenthesized(childByField(callee, "object")!);
-      if (counted.type === "comparison_operator" && counted.children.length === 2 && ["==", "!=", "<", ">", "<=", ">="].includes(counted.tokens[0])) return "count";
-      if (counted.type === "call") {
-        const inner = childByField(counted, "function");
-        if (inner?.type === "attribute" && /^(eq|ne|lt|gt|le|ge)$/.test(context.text(childByField(inner, "attribute")!))) return "count";
-      }
-    }
-    // `criterion(out, y)`, `F.cross_entropy(out, y)`, `F.nll_loss(...)`: a loss, a float.
-    if (callee && /(^|\.)(\w*loss\w*|criterion|cross_entropy|binary_cross_entropy(_with_logits)?|kl_div)$/i.test(context.text(callee))) return "loss";
-    return undefined;
-  }
-  if ((node.type === "identifier" || node.type === "attribute") && /(^|[._])loss(es)?([._]|$)|^loss|loss$/i.test(context.text(node))) return "loss";
-  return undefined;
 }

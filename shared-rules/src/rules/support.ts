@@ -37,6 +37,11 @@ export function keyword(call: SyntaxNode, name: string, context: RuleContext): S
   return keywordArgument(call, name, context.analysis.source.text);
 }
 
+/** The value argument of `writer.add_scalar(tag, value, ...)` / `add_scalar(tag, scalar_value=value)`. */
+export function addScalarValue(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  return positional(call)[1] ?? keyword(call, "scalar_value", context);
+}
+
 /** True for `True` (possibly parenthesised). */
 export function isTrueLiteral(node: SyntaxNode | undefined): boolean {
   return !!node && unparenthesized(node).type === "true";

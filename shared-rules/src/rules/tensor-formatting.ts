@@ -1,7 +1,9 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { LOGGER_NAME, LOGGING_METHOD, lastName } from "../analysis/names";
-import { argumentList, calleeName, gpuAssumption, isTensorEvidence, methodCall, positional, shortText } from "./support";
+import { addScalarValue, argumentList, calleeName, gpuAssumption, isTensorEvidence, methodCall, positional, shortText } from "./support";
+import { safeFixes } from "../fixes/edits";
+import { batchedTensorLoggingFix } from "../fixes/batched-logging";
 
 const FORMATTING_BUILTINS = new Set(["print", "str", "repr", "format"]);
 
@@ -16,7 +18,7 @@ export const tensorFormatting: Rule = {
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
-    hasSuggestions: false,
+    hasSuggestions: true,
     messages: {
       format: "`{{expression}}` {{where}} formats a GPU tensor as text, which waits for the GPU {{frequency}}{{assumption}}.",
       scalar: "`{{expression}}` {{where}} logs a GPU tensor; `add_scalar` converts it with `.cpu().numpy()` and waits for the GPU {{frequency}}{{assumption}}.",
@@ -37,7 +39,11 @@ export const tensorFormatting: Rule = {
         "    if step % log_every == 0:",
         '        print(f"step {step}: {loss.item():.4f}")  # one sync per log_every steps',
       ].join("\n"),
-      fixSafety: "Logging less often changes what is printed, never what is computed; offered as a suggestion.",
+      fixSafety:
+        "An f-string field with a format spec (`f\"{loss:.4f}\"`, which formats `loss.item()`) or `add_scalar(tag, loss, step)` of a loss or a count in a log call " +
+        "of a `for` step loop gets `item-in-hot-path`'s batched-logging suggestion: the value is summed on the device and, every `log_every` steps and once after " +
+        "the loop, the sum over the steps since the last report is logged with the same format. `print(t)`, `f\"{t}\"` and `set_postfix(loss=t)` show the tensor's " +
+        "own text (`tensor(...)`), which a sum would change: no fix. Logging less often changes what is logged, never what is computed.",
       facts: ["§1 `print(t)` / `str` / `repr` and f-strings", "§2 op table: `print`, `str`, f-string of a tensor", "§5 (j) and (l): printing and `add_scalar` sync"],
     },
   },
@@ -50,6 +56,7 @@ export const tensorFormatting: Rule = {
         messageId,
         data: { expression: shortText(node, context, 50), assumption: gpuAssumption(subject, evidence, context) },
         evidence,
+        fixes: safeFixes(() => batchedTensorLoggingFix(subject, context)),
       });
     }
 
@@ -97,8 +104,7 @@ export const tensorFormatting: Rule = {
         if (call.method === "set_postfix" || call.method === "set_postfix_str" || call.method === "set_description")
           return reportArguments(node, [...positional(node), ...keywordValues(node)]);
         if (call.method === "add_scalar") {
-          const value = positional(node)[1] ?? argumentList(node).find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "scalar_value");
-          const subject = value?.type === "keyword_argument" ? childByField(value, "value") : value;
+          const subject = addScalarValue(node, context);
           if (subject) reportTensor(subject, subject, "scalar");
         }
         if (call.method === "add_scalars") {
