@@ -29,6 +29,9 @@ const FIX_KINDS = [
   "Sum with `torch.where",
   "Collect on the device",
   "Pass `num_classes=",
+  "Select with `torch.where`",
+  "Clamp on the device",
+  "Check every `",
 ];
 
 export function torchAvailable(): boolean {

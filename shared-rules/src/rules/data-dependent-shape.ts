@@ -6,7 +6,7 @@ import type { RuleContext } from "../rule";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import type { Fix } from "../rule";
 import { ensureTorchImport } from "../fixes/imports";
-import { isNumberLiteral } from "../fixes/facts";
+import { BOOLEAN_OPERATION, isNumberLiteral } from "../fixes/facts";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 
 /** Methods whose output size depends on the data, mapped to what makes them sync-free. */
@@ -171,7 +171,7 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       const call = methodCall(node, context);
       const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
       const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
-      return /^(isnan|isinf|isfinite|isneginf|isposinf|logical_(and|or|not|xor)|eq|ne|gt|lt|ge|le|bool|isin|signbit)$/.test(operation);
+      return BOOLEAN_OPERATION.test(operation);
     }
     case "identifier": {
       if (MASK_NAME.test(context.text(node))) return true;
