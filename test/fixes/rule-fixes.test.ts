@@ -556,6 +556,25 @@ fixTester.run("implicit-host-read", [
     output: null,
   },
   {
+    name: "no periodic check in a loop inside the step loop (its counter restarts every step) or a loop that is not a step loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, batch in enumerate(loader):
+              for micro in batch.cuda().chunk(4):
+                  loss = model(micro)
+                  loss.backward()
+                  if torch.isnan(loss).any():
+                      break
+              opt.step()
+          for name, p in model.named_parameters():
+              if torch.isnan(p.cuda()).any():
+                  raise ValueError(name)
+    `,
+    output: null,
+  },
+  {
     name: "no periodic check when the condition is already guarded, or mixes in a Python test",
     unsafe: true,
     code: py`

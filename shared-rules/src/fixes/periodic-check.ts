@@ -47,6 +47,17 @@ function leavesLoop(statement: SyntaxNode): boolean {
   return !!block && block.children.some((child) => LEAVES_LOOP.has(child.type));
 }
 
+/**
+ * The loop runs once per training step and no step loop encloses it: the counter of a loop over the
+ * micro-batches of one step restarts every step, so `(i + 1) % N == 0` might never hold.
+ */
+function isOutermostStepLoop(loop: SyntaxNode, context: RuleContext): boolean {
+  const hotPaths = context.analysis.hotPaths;
+  if (hotPaths.loopKind(loop) !== "step") return false;
+  for (let outer = enclosingLoop(loop); outer; outer = enclosingLoop(outer)) if (hotPaths.loopKind(outer) === "step") return false;
+  return true;
+}
+
 /** Does anything in the loop's body write `name` (so it does not count iterations)? */
 function writtenInBody(loop: SyntaxNode, name: string, context: RuleContext): boolean {
   const body = childByField(loop, "body");
@@ -114,7 +125,7 @@ export function periodicCheckFix(read: SyntaxNode, context: RuleContext): Fix | 
   if (!statement || !condition || !leavesLoop(statement)) return undefined;
   if (!truthReads(condition).every((part) => isTensorTest(part, context))) return undefined;
   const loop = enclosingLoop(statement);
-  if (loop?.type !== "for_statement") return undefined;
+  if (loop?.type !== "for_statement" || !isOutermostStepLoop(loop, context)) return undefined;
   const counter = loopCounter(loop, context);
   const constant = counter && periodConstant(loop, context);
   if (!counter || !constant) return undefined;

@@ -45,7 +45,8 @@ export const implicitHostRead: Rule = {
         "(a number branch becomes a tensor; tensor branches must be on the condition's device); the branch not selected gets a zero gradient. " +
         "`max(t, eps)` / `min(t, c)`, tensor first and a number bound, become `t.clamp(min=eps)` / `t.clamp(max=c)`: always a tensor, where Python returned `t` or the number " +
         "(NaN stays NaN, as `max(nan, eps)` does; `max(eps, nan)` returns `eps`, so that order is not rewritten). " +
-        "A check that leaves a `for` loop (`if torch.isnan(loss).any(): break`, `raise`, `return`; no `else`) is guarded as `if (step + 1) % check_every == 0 and ...:` " +
+        "A check that leaves the `for` step loop (`if torch.isnan(loss).any(): break`, `raise`, `return`; no `else`; not in a loop nested in the step loop, whose counter restarts every step) " +
+        "is guarded as `if (step + 1) % check_every == 0 and ...:` " +
         "with `check_every = 100` declared before the loop, using the loop's `enumerate`/`range(n)` counter or adding `enumerate` with a free name: " +
         "when the check would fire, the loop stops up to `check_every - 1` steps later, and a failure after the last multiple of `check_every` is not caught. " +
         "`while`, `assert` and other conditions are not rewritten.",
