@@ -575,6 +575,22 @@ fixTester.run("implicit-host-read", [
     output: null,
   },
   {
+    name: "no periodic check when the test calls something that would then run only every N steps",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, batch in enumerate(loader):
+              loss = model(batch.cuda()).mean()
+              if torch.isnan(model(batch.cuda())).any():
+                  break
+              if torch.isinf(loss).any() or loss.item() > next_limit():
+                  break
+              loss.backward()
+    `,
+    output: null,
+  },
+  {
     name: "no periodic check when the condition is already guarded, or mixes in a Python test",
     unsafe: true,
     code: py`

@@ -17,7 +17,7 @@ import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { enclosingLoop, identifierUses, truthReads, useKind } from "./facts";
 import { replaceNode } from "./edits";
 import { insertLinesBefore } from "./indentation";
-import { isBooleanTensor, isBuiltin, isSimpleComparison, isTensorItem } from "./tensor-tests";
+import { isBooleanTensor, isBuiltin, isPureTest, isSimpleComparison, isTensorItem } from "./tensor-tests";
 
 const CHECK_EVERY = "check_every";
 const DEFAULT_PERIOD = 100;
@@ -27,10 +27,13 @@ const LEAVES_LOOP = new Set(["break_statement", "return_statement", "raise_state
 /** Conditions that need parentheses after `... and `. */
 const LOOSE_TYPES = new Set(["boolean_operator", "conditional_expression", "named_expression", "lambda"]);
 
-/** A test that waits for the GPU and nothing else: a bool tensor (`torch.isnan(loss).any()`) or `t.item() > c`. */
+/**
+ * A test that waits for the GPU and does nothing else, so skipping it on most steps changes only when it fires:
+ * a bool tensor (`torch.isnan(loss).any()`) or `t.item() > c`, built from pure operations.
+ */
 function isTensorTest(read: SyntaxNode, context: RuleContext): boolean {
-  if (isBooleanTensor(read, context)) return true;
-  return isSimpleComparison(read) && unparenthesized(read).children.some((operand) => isTensorItem(operand, context));
+  const waits = isBooleanTensor(read, context) || (isSimpleComparison(read) && unparenthesized(read).children.some((operand) => isTensorItem(operand, context)));
+  return waits && isPureTest(read, context);
 }
 
 /** The `if` statement whose whole condition holds `read` (through `and`/`or`/`not` and parentheses). */

@@ -10,9 +10,8 @@
 import type { Fix, RuleContext, TextEdit } from "../rule";
 import { SyntaxNode, childByField, childrenByField, unparenthesized } from "../syntax";
 import { isTensorKind } from "../analysis/tensor-evidence";
-import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { isNumberLiteral } from "./facts";
-import { isBooleanTensor, isBuiltin, isKnownTensor, isSimpleComparison, isTensorItem } from "./tensor-tests";
+import { isBooleanTensor, isBuiltin, isKnownTensor, isSideEffectFree, isSimpleComparison, isTensorItem } from "./tensor-tests";
 import { periodicCheckFix } from "./periodic-check";
 import { replaceNode } from "./edits";
 import { ensureTorchImport } from "./imports";
@@ -20,46 +19,6 @@ import { statementIndent } from "./indentation";
 
 /** Expressions that can be the receiver of `.clamp(...)` without parentheses. */
 const PRIMARY_TYPES = new Set(["identifier", "attribute", "call", "subscript", "parenthesized_expression"]);
-
-/** Is the name bound before `node` is evaluated (so evaluating it where Python would not cannot raise `NameError`)? */
-function isBoundBefore(node: SyntaxNode, context: RuleContext): boolean {
-  const name = context.text(node);
-  const scope = scopeOf(node, context.analysis.scopes);
-  const own = scope.bindings.get(name);
-  if (own && own.length > 0) return own[0].effective <= node.start;
-  return resolveBinding(name, node.start, scope) !== undefined;
-}
-
-/**
- * An expression that Python may evaluate where it did not before without side effects or errors: a bound
- * name, an attribute of one, a number literal, or `+ - *` (and `/` with a tensor operand, which cannot
- * divide by zero) of those. Calls and subscripts (which may raise an IndexError) are not.
- */
-export function isSideEffectFree(raw: SyntaxNode, context: RuleContext): boolean {
-  const node = unparenthesized(raw);
-  switch (node.type) {
-    case "identifier":
-      return isBoundBefore(node, context);
-    case "attribute": {
-      const object = unparenthesized(childByField(node, "object")!);
-      return (object.type === "identifier" || object.type === "attribute") && isSideEffectFree(object, context);
-    }
-    case "integer":
-    case "float":
-      return true;
-    case "unary_operator":
-      return (node.tokens[0] === "-" || node.tokens[0] === "+") && node.children.length === 1 && isSideEffectFree(node.children[0], context);
-    case "binary_operator": {
-      const operator = node.tokens[0];
-      const operands = node.children;
-      if (operands.length !== 2 || !operands.every((operand) => isSideEffectFree(operand, context))) return false;
-      if (operator === "+" || operator === "-" || operator === "*") return true;
-      return operator === "/" && operands.some((operand) => isKnownTensor(operand, context));
-    }
-    default:
-      return false;
-  }
-}
 
 /** `receiver.method` text, with parentheses around a receiver that needs them (`(a + b).clamp`). */
 function asReceiver(node: SyntaxNode, context: RuleContext): string {

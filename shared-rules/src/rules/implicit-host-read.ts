@@ -38,17 +38,18 @@ export const implicitHostRead: Rule = {
       useInstead: ["def forward(self, x: torch.Tensor) -> torch.Tensor:", "    return torch.where(x.abs().max() > 10, x / 10, x)"].join("\n"),
       fixSafety:
         "Only suggestions (`--unsafe-fixes`). `a if t > c else b`, and an `if t > c:` / `else:` assigning one name, become `torch.where(t > c, a, b)` " +
-        "when the condition is a bool tensor test (a comparison, `isnan`, `any()`, ...) and each branch is a tensor or a number literal (one at least a tensor) " +
+        "when the condition is a bool tensor test (a comparison, `isnan`, `any()`, ...) and each branch is a tensor or a number literal (at least one a tensor) " +
         "built only from bound names, attributes, numbers and `+ - * /`, so evaluating the branch not selected cannot fail or have side effects; " +
         "a `float(t)` or `t.item()` branch becomes `t.detach()`, a tensor where Python had a number. " +
-        "`torch.where` evaluates both branches and returns a new tensor with the broadcast shape and promoted dtype of the condition and both branches " +
+        "`torch.where` evaluates both branches and returns a new tensor: condition and branches broadcast to one shape, the branches' dtypes promoted " +
         "(a number branch becomes a tensor; tensor branches must be on the condition's device); the branch not selected gets a zero gradient. " +
         "`max(t, eps)` / `min(t, c)`, tensor first and a number bound, become `t.clamp(min=eps)` / `t.clamp(max=c)`: always a tensor, where Python returned `t` or the number " +
         "(NaN stays NaN, as `max(nan, eps)` does; `max(eps, nan)` returns `eps`, so that order is not rewritten). " +
-        "A check that leaves the `for` step loop (`if torch.isnan(loss).any(): break`, `raise`, `return`; no `else`; not in a loop nested in the step loop, whose counter restarts every step) " +
+        "A check that leaves the `for` step loop (`if torch.isnan(loss).any(): break`, `raise`, `return`; no `else`; not in a loop nested in the step loop, whose counter restarts every step; " +
+        "a test made only of names and tensor operations such as `isnan`, `any()`, `.item()`, since it then runs only on some steps) " +
         "is guarded as `if (step + 1) % check_every == 0 and ...:` " +
         "with `check_every = 100` declared before the loop, using the loop's `enumerate`/`range(n)` counter or adding `enumerate` with a free name: " +
-        "when the check would fire, the loop stops up to `check_every - 1` steps later, and a failure after the last multiple of `check_every` is not caught. " +
+        "when the check would fire, the loop stops up to `check_every - 1` steps later, and a failure in the steps after the last multiple of `check_every` is not caught. " +
         "`while`, `assert` and other conditions are not rewritten.",
       facts: [
         "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
