@@ -36,6 +36,9 @@ const FIX_KINDS = [
   "Pass `output_size=",
   "Use the Python number",
   "Log the sum of `",
+  "Select with `torch.where`",
+  "Clamp on the device",
+  "Check every `",
 ];
 
 export function torchAvailable(): boolean {

@@ -267,6 +267,561 @@ fixTester.run("blocking-host-to-device", [
   },
 ]);
 
+// Value selections rewritten to stay on the device (fixes/value-select.ts) and checks every N steps
+// (fixes/periodic-check.ts): all suggestions.
+const STEP_HEAD = py`
+  import torch
+  def train(model, loader, opt):
+`;
+
+fixTester.run("implicit-host-read", [
+  {
+    name: "a if t > c else b with tensor branches → torch.where (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x: torch.Tensor) -> torch.Tensor:
+              scale = x.abs().max()
+              return x / 10 if scale > 10 else x
+    `,
+    output: py`
+      import torch
+      class M(torch.nn.Module):
+          def forward(self, x: torch.Tensor) -> torch.Tensor:
+              scale = x.abs().max()
+              return torch.where(scale > 10, x / 10, x)
+    `,
+  },
+  {
+    name: "if/else assigning the same name → one torch.where assignment, with tabs and CRLF",
+    unsafe: true,
+    code: "import torch\r\ndef step(x: torch.Tensor, limit: float):\r\n\tfor _ in range(3):\r\n\t\tx = x * 2\r\n\t\tif x.norm() > 1.0:\r\n\t\t\ty = x\r\n\t\telse:\r\n\t\t\ty = -x\r\n\t\tx = y\r\n\treturn x\r\n",
+    output: "import torch\r\ndef step(x: torch.Tensor, limit: float):\r\n\tfor _ in range(3):\r\n\t\tx = x * 2\r\n\t\ty = torch.where(x.norm() > 1.0, x, -x)\r\n\t\tx = y\r\n\treturn x\r\n",
+  },
+  {
+    name: "a number-literal branch broadcasts; adds import torch when only from-imports bind it",
+    unsafe: true,
+    code: py`
+      from torch import Tensor, nn
+      class M(nn.Module):
+          def forward(self, x: Tensor) -> Tensor:
+              return x if x.sum() >= 0 else 0.0
+    `,
+    output: py`
+      import torch
+      from torch import Tensor, nn
+      class M(nn.Module):
+          def forward(self, x: Tensor) -> Tensor:
+              return torch.where(x.sum() >= 0, x, 0.0)
+    `,
+  },
+  {
+    name: "no torch.where when a branch is a call (it would run, with its side effects, on every step)",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor) -> torch.Tensor:
+              return renormalise(x) if x.norm() > 1 else x
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where when both branches are Python numbers (the value would become a tensor)",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor, lr):
+              return 0.1 if x.norm() > 1 else 0.01
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where when a branch is a subscript (it could raise an IndexError when not selected)",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor, i):
+              return x[i] if x.sum() > 0 else x
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where when a branch reads a name that is only bound later in the loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def run(model, loader):
+          for x in loader:
+              out = model(x)
+              y = prev if out.sum() > 0 else out
+              prev = out
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where for if/else with an elif, other names, two statements or a comment",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor):
+              if x.sum() > 0:
+                  y = x
+              elif x.sum() < -1:
+                  y = -x
+              else:
+                  y = 0 * x
+              if x.mean() > 0:
+                  y = x
+              else:
+                  z = x
+              if x.max() > 0:
+                  y = x
+                  z = x
+              else:
+                  y = -x
+              if x.min() > 0:
+                  y = x  # keep
+              else:
+                  y = -x
+              return y
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where for a condition that is not a bool tensor test (`if t:`)",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor):
+              s = x.sum()
+              return x if s else -x
+    `,
+    output: null,
+  },
+  {
+    name: "a float(t) branch becomes t.detach() in torch.where",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              margin = float(loss) if loss > 0 else 0.0
+              (loss * margin).backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              margin = torch.where(loss > 0, loss.detach(), 0.0)
+              (loss * margin).backward()
+    `,
+  },
+  {
+    name: "no torch.where for float(t) chosen by a Python condition",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, warmup):
+          for x in loader:
+              loss = model(x.cuda()).mean()
+              margin = float(loss) if warmup else 0.0
+              (loss * margin).backward()
+    `,
+    output: null,
+  },
+  {
+    name: "max(t, eps) → t.clamp(min=eps), min(t, c) → t.clamp(max=c) (suggestions)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor):
+              return x / max(x.norm(), 1e-6) * min(x.abs().sum() + 1, 2.0)
+    `,
+    output: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor):
+              return x / x.norm().clamp(min=1e-6) * (x.abs().sum() + 1).clamp(max=2.0)
+    `,
+  },
+  {
+    name: "no clamp for max(eps, t) (Python gives eps for NaN, clamp gives NaN) or a bound that may be a tensor",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor, eps):
+              return x / max(1e-6, x.norm()) + x / max(x.norm(), eps) + max(x.norm(), 1e-6, key=abs)
+    `,
+    output: null,
+  },
+  {
+    name: "no clamp when max is not the builtin (a function of the file)",
+    unsafe: true,
+    code: py`
+      import torch
+      from torch import nn
+      def max(a, b):
+          return a
+      class M(nn.Module):
+          def forward(self, x: torch.Tensor):
+              return x / max(x.norm(), 1e-6)
+    `,
+    output: null,
+  },
+  {
+    name: "if torch.isnan(loss).any(): break → checked every check_every steps (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: STEP_HEAD + py`
+          for step, (x, y) in enumerate(loader):
+              loss = model(x.cuda(), y.cuda())
+              if torch.isnan(loss).any():
+                  print("nan")
+                  break
+              loss.backward()
+              opt.step()
+    `.replace(/^/gm, "    ").replace(/^    $/gm, ""),
+    output: STEP_HEAD + py`
+          check_every = 100  # steps between checks; each check waits for the GPU
+          for step, (x, y) in enumerate(loader):
+              loss = model(x.cuda(), y.cuda())
+              if (step + 1) % check_every == 0 and torch.isnan(loss).any():
+                  print("nan")
+                  break
+              loss.backward()
+              opt.step()
+    `.replace(/^/gm, "    ").replace(/^    $/gm, ""),
+  },
+  {
+    name: "a loop without a counter gets enumerate; two checks share one check_every; or-conditions keep their parentheses",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              loss = model(x.cuda(), y.cuda())
+              if not torch.isfinite(loss):
+                  raise FloatingPointError("loss is not finite")
+              if torch.isnan(loss) or torch.isinf(loss):
+                  return
+              loss.backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt):
+          check_every = 100  # steps between checks; each check waits for the GPU
+          for step, (x, y) in enumerate(loader):
+              loss = model(x.cuda(), y.cuda())
+              if (step + 1) % check_every == 0 and not torch.isfinite(loss):
+                  raise FloatingPointError("loss is not finite")
+              if (step + 1) % check_every == 0 and (torch.isnan(loss) or torch.isinf(loss)):
+                  return
+              loss.backward()
+    `,
+  },
+  {
+    name: "the counter of range(n) is used; range with a step gets enumerate",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, x, n):
+          for i in range(n):
+              loss = model(x.cuda())
+              if loss.isnan():
+                  break
+          for k in range(0, n, 10):
+              loss = model(x.cuda())
+              if loss.isnan():
+                  break
+    `,
+    output: py`
+      import torch
+      def train(model, x, n):
+          check_every = 100  # steps between checks; each check waits for the GPU
+          for i in range(n):
+              loss = model(x.cuda())
+              if (i + 1) % check_every == 0 and loss.isnan():
+                  break
+          check_every = 100  # steps between checks; each check waits for the GPU
+          for step, k in enumerate(range(0, n, 10)):
+              loss = model(x.cuda())
+              if (step + 1) % check_every == 0 and loss.isnan():
+                  break
+    `,
+  },
+  {
+    name: "no periodic check for a while loop, a counter written in the loop, an else branch, or continue",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, x):
+          while True:
+              loss = model(x.cuda())
+              if torch.isnan(loss).any():
+                  break
+          for i, batch in enumerate(loader):
+              loss = model(batch.cuda())
+              i += 1
+              if torch.isnan(loss).any():
+                  break
+          for i, batch in enumerate(loader):
+              loss = model(batch.cuda())
+              if torch.isnan(loss).any():
+                  break
+              else:
+                  loss.backward()
+          for i, batch in enumerate(loader):
+              loss = model(batch.cuda())
+              if torch.isnan(loss).any():
+                  continue
+              loss.backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no periodic check in a loop inside the step loop (its counter restarts every step) or a loop that is not a step loop",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, batch in enumerate(loader):
+              for micro in batch.cuda().chunk(4):
+                  loss = model(micro)
+                  loss.backward()
+                  if torch.isnan(loss).any():
+                      break
+              opt.step()
+          for name, p in model.named_parameters():
+              if torch.isnan(p.cuda()).any():
+                  raise ValueError(name)
+    `,
+    output: null,
+  },
+  {
+    name: "no periodic check when the test calls something that would then run only every N steps",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, batch in enumerate(loader):
+              loss = model(batch.cuda()).mean()
+              if torch.isnan(model(batch.cuda())).any():
+                  break
+              if torch.isinf(loss).any() or loss.item() > next_limit():
+                  break
+              loss.backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no periodic check when the condition is already guarded, or mixes in a Python test",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, strict):
+          for step, batch in enumerate(loader):
+              loss = model(batch.cuda())
+              if (step + 1) % 50 == 0 and torch.isnan(loss).any():
+                  break
+              if strict and torch.isinf(loss).any():
+                  break
+    `,
+    output: null,
+  },
+  {
+    name: "periodic check keeps tabs and CRLF line endings",
+    unsafe: true,
+    code: "import torch\r\ndef train(model, loader):\r\n\tfor batch in loader:\r\n\t\tloss = model(batch.cuda())\r\n\t\tif torch.isnan(loss):\r\n\t\t\tbreak\r\n",
+    output: "import torch\r\ndef train(model, loader):\r\n\tcheck_every = 100  # steps between checks; each check waits for the GPU\r\n\tfor step, batch in enumerate(loader):\r\n\t\tloss = model(batch.cuda())\r\n\t\tif (step + 1) % check_every == 0 and torch.isnan(loss):\r\n\t\t\tbreak\r\n",
+  },
+  {
+    name: "no periodic check when step and step_index are taken (no free counter name) or check_every means something else",
+    unsafe: true,
+    code: py`
+      import torch
+      check_every = "epoch"
+      def train(model, loader, step, step_index):
+          for x in loader:
+              loss = model(x.cuda())
+              if torch.isnan(loss).any():
+                  break
+          for i in range(len(loader)):
+              loss = model(loader[i].cuda())
+              if torch.isnan(loss).any():
+                  break
+    `,
+    output: null,
+  },
+]);
+
+fixTester.run("item-in-hot-path", [
+  {
+    name: "a if t.item() > c else b → torch.where(t > c, a, b) (suggestion)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              out = model(x.cuda())
+              loss = out.mean()
+              weight = out if loss.item() > 0.5 else out * 0.5
+              weight.sum().backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              out = model(x.cuda())
+              loss = out.mean()
+              weight = torch.where(loss > 0.5, out, out * 0.5)
+              weight.sum().backward()
+    `,
+  },
+  {
+    name: "if t.item() > c: / else: assigning one name → torch.where",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, threshold: float):
+          for x, y in loader:
+              out = model(x.cuda())
+              if (out.max().item()) >= threshold:
+                  target = out
+              else:
+                  target = 0
+              target.sum().backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader, threshold: float):
+          for x, y in loader:
+              out = model(x.cuda())
+              target = torch.where(out.max() >= threshold, out, 0)
+              target.sum().backward()
+    `,
+  },
+  {
+    name: "t.item() if t.item() > c else 0.0 → torch.where(t > c, t.detach(), 0.0)",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x in loader:
+              peak = model(x.cuda()).max()
+              value = peak.item() if peak.item() > 0.5 else 0.0
+              (peak * value).backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader):
+          for x in loader:
+              peak = model(x.cuda()).max()
+              value = torch.where(peak > 0.5, peak.detach(), 0.0)
+              (peak * value).backward()
+    `,
+  },
+  {
+    name: "max(t.item(), eps) → t.detach().clamp(min=eps), min(...) → clamp(max=...) (suggestions)",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      EPS = 1e-6
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x.cuda())
+              norm = out.norm()
+              scaled = out / max(norm.item(), EPS)
+              capped = out * min(out.abs().max().item(), 1.0)
+              (scaled + capped).sum().backward()
+    `,
+    output: py`
+      import torch
+      EPS = 1e-6
+      def train(model, loader):
+          for x, y in loader:
+              out = model(x.cuda())
+              norm = out.norm()
+              scaled = out / norm.detach().clamp(min=EPS)
+              capped = out * out.abs().max().detach().clamp(max=1.0)
+              (scaled + capped).sum().backward()
+    `,
+  },
+  {
+    name: "no clamp for max(eps, t.item()), a tensor bound, or an unknown receiver",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, stats):
+          for x, y in loader:
+              out = model(x.cuda())
+              a = out / max(1e-6, out.norm().item())
+              b = out / max(out.norm().item(), out.sum())
+              c = out / max(stats.item(), 1e-6)
+              (a + b + c).sum().backward()
+    `,
+    output: null,
+  },
+  {
+    name: "no torch.where when the other side of the comparison is another .item() or the branches are numbers",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for x, y in loader:
+              out = model(x.cuda())
+              w = out if out.mean().item() > out.std().item() else -out
+              lr = 0.1 if out.mean().item() > 0 else 0.01
+              (w * lr).sum().backward()
+    `,
+    output: null,
+  },
+  {
+    name: "if loss.item() > c: break → checked every check_every steps",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, opt):
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              if loss.item() > 1e4:
+                  break
+              loss.backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader, opt):
+          check_every = 100  # steps between checks; each check waits for the GPU
+          for step, x in enumerate(loader):
+              loss = model(x.cuda()).mean()
+              if (step + 1) % check_every == 0 and loss.item() > 1e4:
+                  break
+              loss.backward()
+    `,
+  },
+]);
+
 fixTester.run("item-in-hot-path", [
   {
     name: "counter: correct += (pred == y).sum().item() (suggestion)",

@@ -7,6 +7,7 @@ import { initParser } from "synclint-rules";
 import { TestClient } from "../server/lsp-client";
 import { incrementalDivergences, midCrlfRanges, anyTextArbitrary, checkEngineOn, checkFixes, checkIncrementalParse, checkServerDocument, editArbitrary, fc, fixableProgramArbitrary, programArbitrary } from "./properties";
 import { checkServerEdits } from "./server-stdio";
+import { valueSelectProgramArbitrary } from "./value-select-programs";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10000);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Date.now() % 2147483647;
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
   if (want("engine-strings")) outcomes.push(await run("engine-strings (b)", () => fc.property(anyTextArbitrary, (text) => checkEngineOn(text))));
   if (want("fixes-grammar")) outcomes.push(await run("fixes-grammar", () => fc.property(programArbitrary, (text) => void checkFixes(text))));
   if (want("fixes-loops")) outcomes.push(await run("fixes-loops", () => fc.property(fixableProgramArbitrary, (text) => void checkFixes(text))));
+  if (want("fixes-value-select")) outcomes.push(await run("fixes-value-select", () => fc.property(valueSelectProgramArbitrary, (text) => void checkFixes(text))));
   if (want("incremental-parse")) outcomes.push(await run("incremental-parse (c)", () => fc.property(programArbitrary, edits, (text, e) => checkIncrementalParse(text, e, true))));
   for (const encoding of ["utf-16", "utf-8", "utf-32"] as const) {
     if (want(`server-document-${encoding}`)) outcomes.push(await run(`server-document-${encoding} (c)`, () => fc.property(programArbitrary, edits, (text, e) => checkServerDocument(text, e, encoding, true))));

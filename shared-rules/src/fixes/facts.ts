@@ -134,6 +134,16 @@ export function isConstantData(raw: SyntaxNode): boolean {
   return false;
 }
 
+/** Tensor operations whose result is a bool tensor (`torch.isnan(t)`, `t.eq(u)`, `m.logical_and(n)`, ...). */
+export const BOOLEAN_OPERATION = /^(isnan|isinf|isfinite|isneginf|isposinf|logical_(and|or|not|xor)|eq|ne|gt|lt|ge|le|bool|isin|signbit)$/;
+
+/** The sub-expressions of a condition whose truth value Python reads: the operands of `and`/`or`/`not`, or the whole. */
+export function truthReads(raw: SyntaxNode): SyntaxNode[] {
+  const node = unparenthesized(raw);
+  if (node.type === "boolean_operator" || node.type === "not_operator") return node.children.flatMap(truthReads);
+  return [node];
+}
+
 /** The statement directly inside a block that contains `node` (its `expression_statement`, assignment line, ...). */
 export function statementOf(node: SyntaxNode): SyntaxNode | undefined {
   let current: SyntaxNode | null = node;

@@ -6,7 +6,7 @@ import type { RuleContext } from "../rule";
 import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
 import type { Fix, TextEdit } from "../rule";
 import { ensureTorchImport } from "../fixes/imports";
-import { declaredShared, identifierUses, isNumberLiteral } from "../fixes/facts";
+import { BOOLEAN_OPERATION, declaredShared, identifierUses, isNumberLiteral } from "../fixes/facts";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 
 /** Methods whose output size depends on the data, mapped to what makes them sync-free. */
@@ -187,7 +187,7 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       const call = methodCall(node, context);
       const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
       const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
-      return /^(isnan|isinf|isfinite|isneginf|isposinf|logical_(and|or|not|xor)|eq|ne|gt|lt|ge|le|bool|isin|signbit)$/.test(operation);
+      return BOOLEAN_OPERATION.test(operation);
     }
     case "identifier": {
       if (MASK_NAME.test(context.text(node))) return true;

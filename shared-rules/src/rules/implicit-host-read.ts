@@ -1,5 +1,8 @@
-import type { Rule } from "../rule";
-import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import type { Fix, Rule } from "../rule";
+import { SyntaxNode, childByField } from "../syntax";
+import { truthReads } from "../fixes/facts";
+import { safeFixes } from "../fixes/edits";
+import { clampFix, conditionSelectFixes } from "../fixes/value-select";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, positional, shortText } from "./support";
 
 const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
@@ -15,7 +18,7 @@ export const implicitHostRead: Rule = {
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
-    hasSuggestions: false,
+    hasSuggestions: true,
     messages: {
       condition: "`{{construct}}` {{where}} reads the GPU tensor `{{expression}}` as a Python bool and waits for the GPU {{frequency}}{{assumption}}.",
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",
@@ -34,26 +37,31 @@ export const implicitHostRead: Rule = {
       example: ["def forward(self, x: torch.Tensor) -> torch.Tensor:", "    if x.abs().max() > 10:", "        x = x / 10", "    return x"].join("\n"),
       useInstead: ["def forward(self, x: torch.Tensor) -> torch.Tensor:", "    return torch.where(x.abs().max() > 10, x / 10, x)"].join("\n"),
       fixSafety:
-        "`torch.where` computes both branches; it is equivalent only when both are tensors (or broadcastable scalars) without side effects. " +
-        "Branches that `break`, `return` or `raise` cannot be rewritten this way.",
+        "Only suggestions (`--unsafe-fixes`). `a if t > c else b`, and an `if t > c:` / `else:` assigning one name, become `torch.where(t > c, a, b)` " +
+        "when the condition is a bool tensor test (a comparison, `isnan`, `any()`, ...) and each branch is a tensor or a number literal (at least one a tensor) " +
+        "built only from bound names, attributes, numbers and `+ - * /`, so evaluating the branch not selected cannot fail or have side effects; " +
+        "a `float(t)` or `t.item()` branch becomes `t.detach()`, a tensor where Python had a number. " +
+        "`torch.where` evaluates both branches and returns a new tensor: condition and branches broadcast to one shape, the branches' dtypes promoted " +
+        "(a number branch becomes a tensor; tensor branches must be on the condition's device); the branch not selected gets a zero gradient. " +
+        "`max(t, eps)` / `min(t, c)`, tensor first and a number bound, become `t.clamp(min=eps)` / `t.clamp(max=c)`: always a tensor, where Python returned `t` or the number " +
+        "(NaN stays NaN, as `max(nan, eps)` does; `max(eps, nan)` returns `eps`, so that order is not rewritten). " +
+        "A check that leaves the `for` step loop (`if torch.isnan(loss).any(): break`, `raise`, `return`; no `else`; not in a loop nested in the step loop, whose counter restarts every step; " +
+        "a test made only of names and tensor operations such as `isnan`, `any()`, `.item()`, since it then runs only on some steps) " +
+        "is guarded as `if (step + 1) % check_every == 0 and ...:` " +
+        "with `check_every = 100` declared before the loop, using the loop's `enumerate`/`range(n)` counter or adding `enumerate` with a free name: " +
+        "when the check would fire, the loop stops up to `check_every - 1` steps later, and a failure in the steps after the last multiple of `check_every` is not caught. " +
+        "`while`, `assert` and other conditions are not rewritten.",
       facts: [
         "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
         "§2 op table: `if torch.any(t):`",
+        "§2 op table: 3-arg `where` does not sync",
         "§4 data-dependent `if` is a graph break",
       ],
     },
   },
   create(context) {
     const evidenceOf = (node: SyntaxNode) => context.analysis.tensorEvidence(node);
-
-    /** The sub-expressions whose truth value Python reads: the operands of `and`/`or`/`not`, or the whole. */
-    function truthReads(raw: SyntaxNode): SyntaxNode[] {
-      const node = unparenthesized(raw);
-      if (node.type === "boolean_operator") return node.children.flatMap(truthReads);
-      if (node.type === "not_operator") return node.children.flatMap(truthReads);
-      return [node];
-    }
 
     function reportCondition(condition: SyntaxNode, construct: string): void {
       for (const read of truthReads(condition)) {
@@ -64,6 +72,7 @@ export const implicitHostRead: Rule = {
           messageId: "condition",
           data: { construct, expression: shortText(read, context), assumption: gpuAssumption(read, evidence, context) },
           evidence,
+          fixes: safeFixes(() => conditionSelectFixes(read, context)),
         });
       }
     }
@@ -80,10 +89,10 @@ export const implicitHostRead: Rule = {
       return parent.type === "if_clause";
     }
 
-    function reportValue(node: SyntaxNode, subject: SyntaxNode, messageId: string): void {
+    function reportValue(node: SyntaxNode, subject: SyntaxNode, messageId: string, fixes?: () => Fix | undefined): void {
       const evidence = evidenceOf(subject);
       if (!isTensorEvidence(evidence, context)) return;
-      context.report({ node, messageId, data: { expression: shortText(node, context), assumption: gpuAssumption(subject, evidence, context) }, evidence });
+      context.report({ node, messageId, data: { expression: shortText(node, context), assumption: gpuAssumption(subject, evidence, context) }, evidence, fixes: fixes && safeFixes(fixes) });
     }
 
     const conditionOf = (keyword: string) => (node: SyntaxNode) => {
@@ -135,7 +144,7 @@ export const implicitHostRead: Rule = {
         }
         if ((name === "max" || name === "min") && args.length >= 1) {
           const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
-          if (tensorArgument) reportValue(node, tensorArgument, "compare");
+          if (tensorArgument) reportValue(node, tensorArgument, "compare", () => clampFix(tensorArgument, tensorArgument, false, context));
         }
       },
       subscript(node) {

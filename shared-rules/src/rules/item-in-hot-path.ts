@@ -1,4 +1,5 @@
 import type { Fix, Rule, RuleContext } from "../rule";
+import { itemSelectFixes } from "../fixes/value-select";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
 import { keyword, positional, gpuAssumption, mayBeGpuTensor, methodCall, shortText, MethodCall } from "./support";
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, isNumberLiteral, statementOf, useKind } from "../fixes/facts";
@@ -60,6 +61,10 @@ export const itemInHotPath: Rule = {
       fixSafety:
         "`self.log(name, t.item())` in a `LightningModule` becomes `self.log(name, t)`: a safe fix (Lightning detaches the tensor and reads it itself; " +
         "a float64 tensor is then logged at full precision instead of rounded to float32). " +
+        "`a if t.item() > c else b` (or the same `if`/`else` statement) becomes `torch.where(t > c, a, b)` and `if t.item() > c: break` a check every `check_every` steps, under the conditions given for implicit-host-read; " +
+        "`t > c` compares in `t`'s dtype where Python compared exact values, so a `t` that rounds to `c` (float32 `t == float32(c)`) can select the other branch. " +
+        "`max(t.item(), eps)` / `min(t.item(), c)` (the `.item()` first, a number bound) become `t.detach().clamp(min=eps)` / `clamp(max=c)`: a tensor of `t`'s shape and dtype instead of a Python number, " +
+        "so arithmetic with it runs in `t`'s dtype, not float64, and may round differently (all suggestions). " +
         "`total += (pred == y).sum().item()` and `running_loss += loss.item()` become an on-device accumulation (`total += (pred == y).sum()`, " +
         "`running_loss += loss.detach().double()`) turned back into a Python number by one `.item()` right after the loop: " +
         "the same number (int64 counts, float64 sums in the same order), but the variable is a tensor inside the loop, so it is a suggestion " +
@@ -98,7 +103,7 @@ export const itemInHotPath: Rule = {
           messageId: "item",
           data: { expression: shortText(call.receiver, context), assumption: gpuAssumption(call.receiver, evidence, context) },
           evidence,
-          fixes: safeFixes(() => itemFixes(call, context)),
+          fixes: [...safeFixes(() => itemFixes(call, context)), ...safeFixes(() => itemSelectFixes(call.call, call.receiver, context))],
         });
       },
     };
