@@ -191,7 +191,7 @@ describe("FileAnalysis", () => {
       `);
       const context = contextAt(a, "x.sum()");
       assert.strictEqual(context.hot, true);
-      assert.strictEqual(context.frequency, "on every iteration, on every forward pass");
+      assert.strictEqual(context.frequency, "several times per forward pass");
       assert.strictEqual(context.where, "in the loop at line 5 in `Net.forward()`");
     });
 

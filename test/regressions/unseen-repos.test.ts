@@ -107,6 +107,41 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(found, [{ line: 14, rule: "item-in-hot-path" }]);
   });
 
+  it("a helper called from a loop that is not a step loop reports only on positive GPU evidence, and says how often once", () => {
+    const code = py`
+      import torch
+      def sync_state(state, device):
+          gathered = state.cpu()
+          built = torch.tensor([1.0, 2.0], device="cuda")
+          return gathered, built
+      def sync_all(states, device):
+          for state in states:
+              sync_state(state, device)
+    `;
+    const config = resolveConfig({}, process.cwd());
+    const result = lintSource(code, { config });
+    assert.deepStrictEqual(result.findings.map((f) => [f.line, f.rule]), [[4, "blocking-host-to-device"]]);
+    assert.doesNotMatch(result.findings[0].message, /on every iteration, on every iteration/);
+  });
+
+  it("an imported class named like a model is a module: moving it is not a host-to-device copy of data", () => {
+    const code = py`
+      import torch
+      from ema_pytorch import EMA
+      class Trainer:
+          def __init__(self, model):
+              self.ema = EMA(model, beta=0.99)
+          def train(self, loader, device):
+              for x in loader:
+                  loss = self.model(x.to(device, non_blocking=True)).mean()
+                  loss.backward()
+                  self.opt.step()
+                  self.ema.to(device)
+                  self.ema.update()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
+  });
+
   it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
     const code = py`
       import torch

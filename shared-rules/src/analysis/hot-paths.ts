@@ -136,7 +136,7 @@ export class HotPaths {
     }
     const inherited = fnContext();
     if (inherited?.hot) {
-      return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: `on every iteration, ${inherited.frequency}`, loop: innermost.loop };
+      return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: nestedFrequency(inherited.frequency), loop: innermost.loop };
     }
     return {
       hot: true,
@@ -209,6 +209,8 @@ export class HotPaths {
           frequency: caller.frequency,
           reason: `${label} is called from a hot path: ${caller.reason}`,
           compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
+          // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
+          plainLoop: caller.plainLoop,
         };
       }
     }
@@ -609,6 +611,15 @@ export class HotPaths {
 }
 
 /** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
+/** How often a loop runs inside code that runs `outer` often: "several times per step", not "on every iteration, every step". */
+function nestedFrequency(outer: string): string {
+  if (outer.startsWith("on every iteration") || outer.startsWith("several times")) return outer;
+  if (outer === "every step") return "several times per step";
+  if (outer === "on every forward pass") return "several times per forward pass";
+  if (outer === "on every call") return "several times per call";
+  return `on every iteration, ${outer}`;
+}
+
 function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   const node = unparenthesized(raw);
   if (node.type !== "comparison_operator" || node.children.length !== 2) return false;

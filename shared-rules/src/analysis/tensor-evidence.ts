@@ -445,7 +445,10 @@ export class TensorEvidence {
     if (qualified.startsWith("numpy.") || qualified.startsWith("np.")) return evidence("numpy", `the result of \`${this.text(fn)}()\``);
     if (qualified.startsWith("math.") || qualified.startsWith("random.") || qualified.startsWith("time.")) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
     if (qualified.endsWith("DataLoader")) return evidence("loader", "a `DataLoader`");
-    if (!qualified.startsWith("torch.")) return undefined;
+    if (!qualified.startsWith("torch.")) {
+      // An imported class named like a model (`from ema_pytorch import EMA`, `from models import Encoder`).
+      return /^[A-Z]/.test(short) && MODULE_NAME.test(short) ? evidence("module", `an instance of \`${short}\``) : undefined;
+    }
     if (/^torch\.nn\.[A-Z]/.test(qualified) || /^torch\.nn\.(modules|parallel)\./.test(qualified)) {
       return qualified.endsWith(".Parameter") ? evidence("tensor", "an `nn.Parameter`") : evidence("module", `an \`${short}\` module`);
     }

@@ -106,7 +106,9 @@ export const blockingHostToDevice: Rule = {
           if (kind === "gpu" || kind === "tensor") return; // already a tensor: no host copy
         }
         const fixes = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context) ?? pythonScalarOperand(node, context)) : [];
-        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, fixes });
+        // The tensor is built for a GPU (its `device=`): positive evidence, so it counts in any loop that runs often.
+        const built = { kind: "gpu" as const, reason: `built with \`device=${context.text(device)}\`` };
+        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, evidence: built, fixes });
       },
     };
   },
