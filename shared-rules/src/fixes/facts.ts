@@ -63,43 +63,41 @@ export function isVariable(node: SyntaxNode): boolean {
 
 /** `global name` / `nonlocal name` anywhere in the file: such names are shared and never safe to move. */
 export function declaredShared(root: SyntaxNode, name: string, text: string): boolean {
-  let top = root;
-  while (top.parent) top = top.parent;
-  let names = sharedNames.get(top);
-  if (!names) {
-    names = new Set<string>();
-    const stack = [top];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      stack.push(...node.children);
-      if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) names.add(text.slice(c.start, c.end));
-    }
-    sharedNames.set(top, names);
-  }
-  return names.has(name);
+  return namesOfFile(root, sharedNames, (node, add) => {
+    if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) add(text.slice(c.start, c.end));
+  }).has(name);
 }
 
 const sharedNames = new WeakMap<SyntaxNode, Set<string>>();
 
 /** Is `name` assigned, imported, defined or otherwise bound anywhere in the file (say a builtin such as `enumerate`)? */
 export function boundInFile(root: SyntaxNode, name: string, text: string): boolean {
-  let top = root;
-  while (top.parent) top = top.parent;
-  let names = boundNames.get(top);
-  if (!names) {
-    names = new Set<string>();
-    const stack = [top];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      stack.push(...node.children);
-      if (isVariable(node) && useKind(node) !== "read") names.add(text.slice(node.start, node.end));
-    }
-    boundNames.set(top, names);
-  }
-  return names.has(name);
+  return namesOfFile(root, boundNames, (node, add) => {
+    if (isVariable(node) && useKind(node) !== "read") add(text.slice(node.start, node.end));
+  }).has(name);
 }
 
 const boundNames = new WeakMap<SyntaxNode, Set<string>>();
+
+/** The names `collect` finds in the whole file that `node` belongs to, found once per file and kept in `cache`. */
+function namesOfFile(node: SyntaxNode, cache: WeakMap<SyntaxNode, Set<string>>, collect: (node: SyntaxNode, add: (name: string) => void) => void): Set<string> {
+  let top = node;
+  while (top.parent) top = top.parent;
+  let names = cache.get(top);
+  if (!names) {
+    const found = new Set<string>();
+    const add = (name: string) => found.add(name);
+    const stack = [top];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      stack.push(...current.children);
+      collect(current, add);
+    }
+    cache.set(top, found);
+    names = found;
+  }
+  return names;
+}
 
 /** How a use of a name takes part in its statement. */
 export type UseKind = "read" | "assign" | "augmented" | "other-write";
