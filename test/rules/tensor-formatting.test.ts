@@ -105,6 +105,20 @@ ruleTester.run("tensor-formatting", {
   ],
   invalid: [
     {
+      name: "`%` formatting with a format built by `*` and `+`, and a tensor unpacked into it",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            mloss = torch.zeros(3, device=device)
+            for i, (x, y) in enumerate(loader):
+                loss, items = model(x.to(device, non_blocking=True))
+                mloss = (mloss * i + items) / (i + 1)
+                pbar.set_description(("%11s" * 2 + "%11.4g" * 3) % ("a", "b", *mloss))
+                print("%d %s" % (i, "x" * 3))
+      `,
+      errors: [{ line: 7, column: 71, endColumn: 77, messageIncludes: "`*mloss`" }],
+    },
+    {
       name: "print(loss)",
       code: py`
         import torch

@@ -69,6 +69,9 @@ export const tensorFormatting: Rule = {
             const item = childByField(pair, "value");
             if (item) reportTensor(item, item);
           }
+        } else if (inner.type === "list_splat" && inner.children[0]) {
+          // `"%g %g %g" % (*losses,)`: each element of the tensor is formatted.
+          reportTensor(inner, inner.children[0]);
         } else reportTensor(inner, inner);
       }
       void call;
@@ -86,8 +89,7 @@ export const tensorFormatting: Rule = {
         const left = childByField(node, "left");
         const right = childByField(node, "right");
         if (node.tokens[0] !== "%" || !left || !right) return;
-        const format = unparenthesized(left);
-        if (format.type !== "string" && format.type !== "concatenated_string") return;
+        if (!isFormatString(left)) return;
         const values = unparenthesized(right);
         reportArguments(node, values.type === "tuple" ? values.children : [values]);
       },
@@ -116,3 +118,15 @@ export const tensorFormatting: Rule = {
   },
 };
 
+/** A string literal, or one built with `+` and `*` (`"%11s" * 2 + "%11.4g" * 5`): the left side of `%` formatting. */
+function isFormatString(raw: SyntaxNode): boolean {
+  const node = unparenthesized(raw);
+  if (node.type === "string" || node.type === "concatenated_string") return true;
+  if (node.type !== "binary_operator") return false;
+  const left = childByField(node, "left");
+  const right = childByField(node, "right");
+  if (!left || !right) return false;
+  if (node.tokens[0] === "+") return isFormatString(left) && isFormatString(right);
+  if (node.tokens[0] === "*") return isFormatString(left) || isFormatString(right);
+  return false;
+}
