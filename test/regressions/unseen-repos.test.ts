@@ -142,6 +142,30 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
   });
 
+  it("`if step < 3:` on the step loop's counter runs on the first steps only; epochs and inner indices do not count", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, device):
+          for epoch in range(10):
+              for step, (x, y) in enumerate(loader):
+                  loss = model(x.to(device, non_blocking=True)).mean()
+                  loss.backward()
+                  optimizer.step()
+                  if step < 3:
+                      print(loss.item())
+                  if 5 > step:
+                      print(loss.item())
+                  if epoch < 3:
+                      print(loss.item())
+                  for j in range(5):
+                      if j < 3:
+                          print(loss.item())
+                  if step > 100:
+                      print(loss.item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [13, 16, 18]);
+  });
+
   it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
     const code = py`
       import torch

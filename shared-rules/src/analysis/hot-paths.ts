@@ -552,6 +552,9 @@ export class HotPaths {
           if (isModulo(left) || isModulo(right)) return true;
           return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
         }
+        // `if step < 3:` runs on the first few steps of the whole run only.
+        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return this.countsSteps(left, node) && isFewSteps(right, this.env.text);
+        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return this.countsSteps(right, node) && isFewSteps(left, this.env.text);
         return false;
       }
       case "identifier": {
@@ -595,6 +598,28 @@ export class HotPaths {
     return false;
   }
 
+  /**
+   * A count of the run's steps at `test`: a global step counter by name, or the counter the enclosing step loop
+   * binds (`for step, batch in enumerate(loader)`). Not an epoch, and not the index of a loop nested in the step.
+   */
+  private countsSteps(raw: SyntaxNode, test: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "identifier" && node.type !== "attribute") return false;
+    const name = lastName(this.text(node));
+    if (STEP_COUNT_NAME.test(name)) return true;
+    if (node.type !== "identifier") return false;
+    let loop = test.parent;
+    while (loop && !LOOP_TYPES.has(loop.type) && loop.type !== "function_definition") loop = loop.parent;
+    if (loop?.type !== "for_statement" || this.loopKind(loop) !== "step") return false;
+    const target = childByField(loop, "left");
+    const iterable = childByField(loop, "right");
+    if (!target || !iterable) return false;
+    // `for step in range(n)`, or the first name of `for step, batch in enumerate(loader)`.
+    const counter = target.type === "identifier" ? target : target.children[0];
+    const path = target.type === "identifier" ? [] : [0];
+    return counter?.type === "identifier" && this.text(counter) === name && this.env.evidence.elementOf(iterable, path).kind === "scalar";
+  }
+
   private isCounter(raw: SyntaxNode): boolean {
     const node = unparenthesized(raw);
     if (node.type !== "identifier" && node.type !== "attribute") return false;
@@ -611,6 +636,12 @@ export class HotPaths {
 }
 
 /** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
+/** An integer literal up to 100: a bound on a step counter that only the first few steps pass. */
+function isFewSteps(raw: SyntaxNode, text: string): boolean {
+  const node = unparenthesized(raw);
+  return node.type === "integer" && /^\d+$/.test(text.slice(node.start, node.end)) && Number(text.slice(node.start, node.end)) <= 100;
+}
+
 /** How often a loop runs inside code that runs `outer` often: "several times per step", not "on every iteration, every step". */
 function nestedFrequency(outer: string): string {
   if (outer.startsWith("on every iteration") || outer.startsWith("several times")) return outer;
