@@ -780,12 +780,13 @@ function preparedSources(raw: SyntaxNode, text: string): SyntaxNode[] | undefine
   if (call.type !== "call") return undefined;
   const callee = childByField(call, "function");
   if (callee?.type !== "attribute") return undefined;
-  const method = text.slice(childByField(callee, "attribute")!.start, childByField(callee, "attribute")!.end);
-  const receiver = text.slice(childByField(callee, "object")!.start, childByField(callee, "object")!.end);
+  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  const method = textOf(childByField(callee, "attribute")!);
+  const receiver = textOf(childByField(callee, "object")!);
   const launcher = (method === "prepare" && /accelerator$/i.test(receiver)) || (method === "setup_dataloaders" && /fabric$/i.test(receiver));
   if (!launcher) return undefined;
   const moveToDevice = keywordArgument(call, "move_to_device", text);
-  if (moveToDevice && text.slice(moveToDevice.start, moveToDevice.end) === "False") return undefined;
+  if (moveToDevice && textOf(moveToDevice) === "False") return undefined;
   return positionalArguments(call);
 }
 

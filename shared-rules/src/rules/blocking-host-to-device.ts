@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { calleeName, keyword, methodCall, positional, shortText } from "./support";
+import { calleeName, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
@@ -134,18 +134,8 @@ function hoistConstantTensor(call: SyntaxNode, device: SyntaxNode, context: Rule
   if (!loop || statement.parent?.type !== "block" || statement.parent !== childByField(loop, "body")) return undefined;
   if (statement.parent.children.length < 2) return undefined; // the body would be empty
   // Data and keywords.
-  const args = childByField(call, "arguments")?.children ?? [];
-  const data = positional(call);
-  if (data.length !== 1 || !isConstantData(data[0])) return undefined;
-  for (const argument of args) {
-    if (argument.type === "keyword_argument") {
-      const key = context.text(childByField(argument, "name")!);
-      const value = childByField(argument, "value")!;
-      if (key === "device") continue;
-      if (key === "dtype" && /^torch\.\w+$/.test(context.text(value))) continue;
-      return undefined;
-    } else if (argument !== data[0]) return undefined;
-  }
+  const data = soleDataArgument(call, context, (key, value) => key === "device" || (key === "dtype" && /^torch\.\w+$/.test(context.text(value))));
+  if (!data || !isConstantData(data)) return undefined;
   // The device: a string literal, or a name bound before the loop and not rebound inside it.
   const deviceNode = unparenthesized(device);
   const scopeNode = enclosingScope(statement);
@@ -183,13 +173,8 @@ function pythonScalarOperand(call: SyntaxNode, context: RuleContext): Fix | unde
   if (operation?.type !== "binary_operator" || !SCALAR_OPERATORS.has(operation.tokens[0])) return undefined;
   const other = operation.children.find((child) => child !== call);
   if (!other || !isTensorKind(context.analysis.tensorEvidence(other).kind)) return undefined;
-  const data = positional(call);
-  if (data.length !== 1) return undefined;
-  for (const argument of childByField(call, "arguments")?.children ?? []) {
-    if (argument === data[0]) continue;
-    if (argument.type !== "keyword_argument" || context.text(childByField(argument, "name")!) !== "device") return undefined;
-  }
-  const value = exactFloat32Number(data[0], context);
+  const data = soleDataArgument(call, context, (key) => key === "device");
+  const value = data && exactFloat32Number(data, context);
   if (value === undefined) return undefined;
   return { title: `Use the Python number \`${value}\` instead of a device tensor`, safe: false, edits: [{ start: call.start, end: call.end, text: value }] };
 }

@@ -1,7 +1,7 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { MASK_NAME } from "../analysis/names";
-import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
+import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText, soleDataArgument } from "./support";
 import type { RuleContext } from "../rule";
 import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
 import type { Fix, TextEdit } from "../rule";
@@ -402,17 +402,9 @@ function literalIntegerTensor(call: SyntaxNode, context: RuleContext): number[] 
   }
   const name = calleeName(call, context);
   if (name !== "torch.tensor" && name !== "torch.as_tensor") return undefined;
-  const data = positional(call);
-  if (data.length !== 1) return undefined;
-  for (const argument of argumentList(call)) {
-    if (argument === data[0]) continue;
-    if (argument.type !== "keyword_argument") return undefined;
-    const key = context.text(childByField(argument, "name")!);
-    if (key === "device") continue;
-    if (key === "dtype" && INTEGER_DTYPES.test(context.text(childByField(argument, "value")!))) continue;
-    return undefined;
-  }
-  const list = unparenthesized(data[0]);
+  const data = soleDataArgument(call, context, (key, value) => key === "device" || (key === "dtype" && INTEGER_DTYPES.test(context.text(value))));
+  if (!data) return undefined;
+  const list = unparenthesized(data);
   if (list.type !== "list" && list.type !== "tuple") return undefined;
   const counts: number[] = [];
   for (const element of list.children) {

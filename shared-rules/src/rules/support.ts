@@ -33,6 +33,20 @@ export function argumentList(call: SyntaxNode): SyntaxNode[] {
 
 export const positional = positionalArguments;
 
+/**
+ * The single positional argument of a call such as `torch.tensor(data, device=d)`, when every other argument is a
+ * keyword that `accept` allows; undefined for a second positional, `*args`/`**kwargs` or any other keyword.
+ */
+export function soleDataArgument(call: SyntaxNode, context: RuleContext, accept: (key: string, value: SyntaxNode) => boolean): SyntaxNode | undefined {
+  const data = positional(call);
+  if (data.length !== 1) return undefined;
+  for (const argument of argumentList(call)) {
+    if (argument === data[0]) continue;
+    if (argument.type !== "keyword_argument" || !accept(context.text(childByField(argument, "name")!), childByField(argument, "value")!)) return undefined;
+  }
+  return data[0];
+}
+
 export function keyword(call: SyntaxNode, name: string, context: RuleContext): SyntaxNode | undefined {
   return keywordArgument(call, name, context.analysis.source.text);
 }
