@@ -22,6 +22,7 @@ export class OpenDocument {
   private currentSyntax: SyntaxTree | undefined;
   private previousSyntax: SyntaxTree | undefined;
   private change: { start: number; end: number; delta: number } | undefined;
+  private provisional = false;
 
   /** `parsed` hears of every parse, so that the store can bound how many documents hold trees. */
   constructor(readonly uri: string, public version: number, private currentText: string, private readonly parsed: (document: OpenDocument) => void = () => {}) {}
@@ -44,14 +45,11 @@ export class OpenDocument {
       const edited = this.editedTree;
       this.editedTree = undefined;
       try {
-        let tree = parsePython(this.currentText, edited);
-        if (edited && tree.rootNode.hasError) {
-          // Error recovery can differ between an incremental and a fresh parse (found by fuzzing); while the
-          // text has syntax errors, parse it afresh so diagnostics always equal a fresh lint.
-          tree.delete();
-          tree = parsePython(this.currentText);
-          this.change = undefined;
-        } else if (edited && this.change) {
+        const tree = parsePython(this.currentText, edited);
+        // Error recovery can differ between an incremental and a fresh parse (found by fuzzing): such a tree
+        // is provisional until `reparseAfresh` replaces it, once the typing stops.
+        this.provisional = !!edited && tree.rootNode.hasError;
+        if (edited && this.change) {
           for (const range of tree.getChangedRanges(edited)) {
             this.change.start = Math.min(this.change.start, range.startIndex);
             this.change.end = Math.max(this.change.end, range.endIndex);
@@ -81,10 +79,32 @@ export class OpenDocument {
     return this.currentSyntax;
   }
 
+  /**
+   * The tree of the current text came from an incremental re-parse of text with syntax errors; a fresh parse
+   * could recover from the errors differently, so diagnostics equal a fresh lint only after `reparseAfresh`.
+   */
+  get provisionalTree(): boolean {
+    return this.provisional && this.currentTree !== undefined;
+  }
+
+  /** Replaces a provisional tree with a fresh parse of the same text; false when there was nothing to replace. */
+  reparseAfresh(): boolean {
+    if (!this.provisionalTree) return false;
+    this.currentTree!.delete();
+    this.currentTree = parsePython(this.currentText);
+    this.provisional = false;
+    this.currentSyntax = undefined;
+    this.previousSyntax = undefined;
+    this.change = undefined;
+    this.parsed(this);
+    return true;
+  }
+
   /** Applies LSP content changes in order; ranges are in the negotiated encoding. */
   applyChanges(changes: readonly TextDocumentContentChangeEvent[], version: number, encoding: PositionEncoding): void {
     let edited: Tree | undefined = this.currentTree ?? this.editedTree;
     this.currentTree = undefined;
+    this.provisional = false;
     this.editedTree = undefined;
     if (this.currentSyntax) {
       this.previousSyntax = this.currentSyntax;
@@ -154,6 +174,7 @@ export class OpenDocument {
   }
 
   close(): void {
+    this.provisional = false;
     this.currentSyntax = undefined;
     this.previousSyntax = undefined;
     this.currentTree?.delete();

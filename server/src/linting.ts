@@ -2,7 +2,7 @@
  * Runs the engine on an open document with its incremental tree, and keeps the last result (and the
  * syntax tree it was computed from) for hovers and code actions. Never throws: a failure is logged once.
  */
-import { lintSyntaxTree } from "synclint-rules";
+import { IncrementalLinter } from "synclint-rules";
 import type { LintResult, ResolvedConfig, SyntaxTree } from "synclint-rules";
 import type { OpenDocument } from "./documents";
 import { filePathOf } from "./configuration";
@@ -14,23 +14,35 @@ export interface DocumentLint {
   /** The syntax tree of `text` (the document's, re-parsed if it gave its trees up meanwhile). */
   readonly syntax: SyntaxTree;
   config: ResolvedConfig;
+  /** Linted from a provisional tree (`OpenDocument.provisionalTree`). */
+  provisional?: boolean;
 }
+
+/** How many documents keep what the incremental linter needs for their next edit (the ones linted last). */
+const INCREMENTAL_DOCUMENTS = 8;
 
 export class Linter {
   private readonly lastByUri = new Map<string, DocumentLint>();
+  /** Per document, the one linted last at the end; each holds the previous lint's per-statement results. */
+  private readonly incremental = new Map<string, IncrementalLinter>();
   private readonly reported = new Set<string>();
 
   constructor(private readonly log: (message: string) => void) {}
 
   lint(document: OpenDocument, config: ResolvedConfig): DocumentLint | undefined {
     try {
-      const result = lintSyntaxTree(document.text, document.syntax, { filePath: filePathOf(document.uri), config });
+      const linter = this.incremental.get(document.uri) ?? new IncrementalLinter();
+      this.incremental.delete(document.uri);
+      this.incremental.set(document.uri, linter);
+      while (this.incremental.size > INCREMENTAL_DOCUMENTS) this.incremental.delete(this.incremental.keys().next().value!);
+      const result = linter.lint(document.text, document.syntax, { filePath: filePathOf(document.uri), config });
       // `last` hands a lint out only while the document still has its text, so the document's tree is this text's.
       const lint: DocumentLint = {
         version: document.version,
         text: document.text,
         result,
         config,
+        provisional: document.provisionalTree,
         get syntax() {
           return document.syntax;
         },
@@ -45,6 +57,7 @@ export class Linter {
         this.log(`synclint: linting ${document.uri} failed: ${detail}`);
       }
       this.lastByUri.delete(document.uri);
+      this.incremental.delete(document.uri);
       return undefined;
     }
   }
@@ -52,10 +65,18 @@ export class Linter {
   /** The last lint of this exact text, if any. */
   last(document: OpenDocument): DocumentLint | undefined {
     const lint = this.lastByUri.get(document.uri);
-    return lint && lint.text === document.text ? lint : undefined;
+    // A provisional lint stands only while its tree does: after a fresh parse, lint again.
+    return lint && lint.text === document.text && (!lint.provisional || document.provisionalTree) ? lint : undefined;
   }
 
+  /** Drops the last lint: the next `lint` computes it again (after a configuration change, or a fresh parse). */
   forget(uri: string): void {
     this.lastByUri.delete(uri);
+  }
+
+  /** The document is closed: nothing of it is kept. */
+  close(uri: string): void {
+    this.lastByUri.delete(uri);
+    this.incremental.delete(uri);
   }
 }

@@ -79,6 +79,9 @@ export class SynclintServer {
    * side (`synclint/timing`): when the first change not yet published arrived, per document.
    */
   private reportTimings = false;
+  /** How long a document must go unchanged before a provisional tree is replaced by a fresh parse. */
+  private settleDelayMs = 250;
+  private readonly settleTimers = new Map<string, NodeJS.Timeout>();
   private readonly changedSince = new Map<string, number>();
   /** The client pulls workspace diagnostics: the workspace command then refreshes instead of pushing. */
   private workspacePulled = false;
@@ -108,8 +111,9 @@ export class SynclintServer {
     });
     c.onDidCloseTextDocument(({ textDocument }) => {
       this.documents.close(textDocument.uri);
-      this.linter.forget(textDocument.uri);
+      this.linter.close(textDocument.uri);
       this.changedSince.delete(textDocument.uri);
+      this.cancelSettle(textDocument.uri);
       const file = filePathOf(textDocument.uri);
       if (file && this.workspacePushed.has(textDocument.uri) && !(this.support.pullDiagnostics && this.workspacePulled)) {
         // A file of the linted workspace keeps diagnostics, now those of its content on disk.
@@ -145,11 +149,15 @@ export class SynclintServer {
     });
     c.languages.diagnostics.on(({ textDocument }) => {
       const document = this.documents.get(textDocument.uri);
+      // A pulled result is final: no provisional tree behind it.
+      if (document) this.guard(() => document.reparseAfresh());
       const diagnostics = document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : [];
       return { kind: DocumentDiagnosticReportKind.Full, items: diagnostics };
     });
     c.languages.diagnostics.onWorkspace((params, token) => this.workspaceDiagnostics(params.previousResultIds, token));
     c.onShutdown(() => {
+      for (const timer of this.settleTimers.values()) clearTimeout(timer);
+      this.settleTimers.clear();
       for (const document of this.documents.all()) this.documents.close(document.uri);
     });
     c.listen();
@@ -185,6 +193,8 @@ export class SynclintServer {
     this.configuration = new Configuration(this.folders[0] ?? process.cwd());
     this.configuration.settings = parseSettings(params.initializationOptions?.settings ?? params.initializationOptions);
     this.reportTimings = params.initializationOptions?.reportTimings === true;
+    const settleDelay = params.initializationOptions?.settleDelayMs;
+    if (typeof settleDelay === "number" && settleDelay >= 0 && settleDelay <= 10000) this.settleDelayMs = settleDelay;
     await initParser();
     return { capabilities: this.capabilities(), serverInfo: { name: "synclint", version: "0.1.0" } };
   }
@@ -276,11 +286,41 @@ export class SynclintServer {
   private publish(document: OpenDocument): void {
     const diagnostics = this.guard(() => this.evaluate(document))?.diagnostics ?? [];
     this.send({ uri: document.uri, version: document.version, diagnostics });
+    if (document.provisionalTree) this.scheduleSettle(document);
+    else if (this.reportTimings) this.notifySettled(document);
     const since = this.changedSince.get(document.uri);
     if (since === undefined) return;
     this.changedSince.delete(document.uri);
     const milliseconds = performance.now() - since;
     this.connection.sendNotification("synclint/timing", { uri: document.uri, version: document.version, milliseconds }).catch((error) => this.logError(error));
+  }
+
+  /**
+   * Diagnostics from a provisional tree (see `OpenDocument.provisionalTree`) are published at once; once no
+   * change has come for `settleDelayMs`, the text is parsed afresh and published again, so what stays on
+   * screen always equals a fresh lint. Typing never waits for the fresh parse.
+   */
+  private scheduleSettle(document: OpenDocument): void {
+    this.cancelSettle(document.uri);
+    const version = document.version;
+    const timer = setTimeout(() => {
+      this.settleTimers.delete(document.uri);
+      if (this.documents.get(document.uri) !== document || document.version !== version) return;
+      this.guard(() => document.reparseAfresh());
+      this.publish(document);
+    }, this.settleDelayMs);
+    this.settleTimers.set(document.uri, timer);
+  }
+
+  private cancelSettle(uri: string): void {
+    const timer = this.settleTimers.get(uri);
+    if (timer) clearTimeout(timer);
+    this.settleTimers.delete(uri);
+  }
+
+  /** With `reportTimings`: the diagnostics just published for this version are final (`synclint/settled`). */
+  private notifySettled(document: OpenDocument): void {
+    this.connection.sendNotification("synclint/settled", { uri: document.uri, version: document.version }).catch((error) => this.logError(error));
   }
 
   private relintAll(): void {

@@ -7,6 +7,7 @@ export type { SyntaxNode, SyntaxTree } from "./syntax";
 export { SourceText } from "./source-text";
 export type { Position, PositionEncoding } from "./source-text";
 export { lintSource, lintSyntaxTree } from "./lint";
+export { IncrementalLinter } from "./incremental-lint";
 export type { Finding, LintOptions, LintResult, Problem } from "./lint";
 export { rules, findRule, rulesByName } from "./rules";
 export type { Fix, Rule, RuleMeta, RuleContext, Severity, TextEdit } from "./rule";

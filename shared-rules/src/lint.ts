@@ -5,13 +5,15 @@
 import { parsePython, Tree } from "./parser";
 import { SyntaxNode, SyntaxTree, buildSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
-import { FileAnalysis } from "./analysis/file-analysis";
+import { FileAnalysis, textFlags } from "./analysis/file-analysis";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
 import type { Fix, ReportDescriptor, Rule, RuleContext, Severity, Visitor } from "./rule";
 import { ResolvedConfig, ignoredRulesFor, resolveConfig } from "./config";
 import { isSuppressed, parseSuppressions } from "./suppressions";
+import { bindsTorch } from "./fixes/imports";
+import { lineEnding } from "./fixes/indentation";
 
 export interface Finding {
   rule: string;
@@ -80,9 +82,33 @@ export function lintSource(text: string, options: LintOptions = {}): LintResult 
 }
 
 export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
+  return lintStatements(text, syntax, options).result;
+}
+
+/** What linting one top-level statement found, before suppressions: reusable while nothing it depends on changes. */
+export interface StatementLint {
+  findings: Finding[];
+  /** What Python rejects and tree-sitter accepts, inside the statement. */
+  pythonOnly: SyntaxProblem[];
+}
+
+export interface StatementsLint {
+  result: LintResult;
+  /** Per top-level statement; empty when the file was not linted statement by statement (`disable-file`). */
+  statements: Map<SyntaxNode, StatementLint>;
+  /** A rule threw: it was skipped for the rest of the walk, so later statements' results depend on the order. */
+  ruleFailed: boolean;
+}
+
+/**
+ * Lints the file one top-level statement at a time; `reuse` may hand back an earlier lint of a statement
+ * (the incremental linter's, for statements unaffected by an edit) instead of walking it again.
+ */
+export function lintStatements(text: string, syntax: SyntaxTree, options: LintOptions = {}, reuse?: (statement: SyntaxNode) => StatementLint | undefined): StatementsLint {
   const source = new SourceText(text);
   const config = options.config ?? resolveConfig({}, process.cwd());
   const problems: Problem[] = [];
+  const statements = new Map<SyntaxNode, StatementLint>();
   const suppressions = parseSuppressions(syntax.comments, source);
   // tree-sitter's comment token takes the `\r` of a CRLF; a range never ends inside a line break.
   const outsideLineBreak = (offset: number) => (text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10 ? offset - 1 : offset);
@@ -104,7 +130,7 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   };
   if (suppressions.disableFile) {
     reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
-    return { findings: [], problems, source };
+    return { result: { findings: [], problems, source }, statements, ruleFailed: false };
   }
 
   const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions });
@@ -116,9 +142,10 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
   const strict = config.preset === "strict";
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
-  const findings: Finding[] = [];
   const visitorsByType = new Map<string, Array<{ rule: Rule; visit: (node: SyntaxNode) => void }>>();
   const failedRules = new Set<Rule>();
+  /** The statement being walked: what rules report goes to its lint. */
+  let current: StatementLint = { findings: [], pythonOnly: [] };
 
   for (const rule of enabled) {
     const context: RuleContext = {
@@ -161,16 +188,13 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
     const severity = reporting === syncInCompiledRegion ? compiledSeverity : options.rules ? reporting.meta.defaultSeverity : config.severities.get(reporting.meta.name);
     if (!severity) return;
     if (ignoredForFile.has(reporting.meta.name) || ignoredForFile.has(rule.meta.name)) return;
-    const location = locate(range.start, range.end);
-    const names = reporting === rule ? [rule.meta.name] : [reporting.meta.name, rule.meta.name];
-    if (isSuppressed(suppressions, names, location.line - 1, location.endLine - 1)) return;
-    findings.push({
+    current.findings.push({
       rule: reporting.meta.name,
       code: reporting.meta.code,
       detectedBy: reporting === rule ? undefined : rule.meta.name,
       severity,
       message,
-      ...location,
+      ...locate(range.start, range.end),
       hot: site.hot,
       // A finding outlives its syntax tree (the server keeps findings, not trees): no node references in it.
       context: withoutNodes(site),
@@ -187,14 +211,11 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
     problems.push({ kind: "rule-error", rule: rule.meta.name, message: `Rule \`${rule.meta.name}\` failed on this file and was skipped: ${detail}`, severity: "error", ...locate(node.start, node.start) });
   }
 
-  // One iterative walk, which also finds what Python rejects and tree-sitter accepts; a rule that throws is
-  // reported once and skipped for the rest of the file.
-  const pythonOnly: SyntaxProblem[] = [];
-  const stack: SyntaxNode[] = [syntax.root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  // One iterative walk per statement, which also finds what Python rejects and tree-sitter accepts; a rule
+  // that throws is reported once and skipped for the rest of the file.
+  const visit = (node: SyntaxNode) => {
     const problem = pythonOnlyProblem(node, text);
-    if (problem) pythonOnly.push(problem);
+    if (problem) current.pythonOnly.push(problem);
     for (const { rule, visit } of visitorsByType.get(node.type) ?? NO_VISITORS) {
       if (failedRules.has(rule)) continue;
       try {
@@ -203,7 +224,36 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
         ruleFailed(rule, error, node);
       }
     }
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  };
+  const walk = (root: SyntaxNode) => {
+    const stack: SyntaxNode[] = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      visit(node);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    }
+  };
+  const rootLint = current;
+  visit(syntax.root);
+  for (const statement of syntax.root.children) {
+    let lint = reuse?.(statement);
+    // A kept lint has its offsets moved with the text; its lines and columns are found again.
+    if (lint) lint = { findings: lint.findings.map((finding) => ({ ...finding, ...locate(finding.start, finding.end) })), pythonOnly: lint.pythonOnly };
+    else {
+      current = lint = { findings: [], pythonOnly: [] };
+      walk(statement);
+    }
+    statements.set(statement, lint);
+  }
+
+  const findings: Finding[] = [...rootLint.findings];
+  const pythonOnly: SyntaxProblem[] = [...rootLint.pythonOnly];
+  for (const lint of statements.values()) {
+    pythonOnly.push(...lint.pythonOnly);
+    for (const finding of lint.findings) {
+      const names = finding.detectedBy ? [finding.rule, finding.detectedBy] : [finding.rule];
+      if (!isSuppressed(suppressions, names, finding.line - 1, finding.endLine - 1)) findings.push(finding);
+    }
   }
   reportSyntaxProblems(pythonOnly);
 
@@ -222,10 +272,19 @@ export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOp
 
   findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
   problems.sort((a, b) => a.start - b.start);
-  return { findings, problems, source };
+  return { result: { findings, problems, source }, statements, ruleFailed: failedRules.size > 0 };
 }
 
-interface SyntaxProblem {
+/**
+ * The facts about the whole text that any statement's lint may read: flags drawn from the text, the line
+ * ending fixes copy, whether fixes must add `import torch`. When one changes, every statement is linted again.
+ */
+export function fileFacts(text: string): string {
+  const flags = textFlags(text);
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text)].join(",");
+}
+
+export interface SyntaxProblem {
   offset: number;
   kind: string;
 }

@@ -33,7 +33,13 @@ export interface SyntaxTree {
   comments: SyntaxNode[];
   /** Where the source fails to parse, in source order; empty for valid Python. */
   problems: ParseProblem[];
+  /** Tells trees apart: a tree built by `updateSyntaxTree` names the tree it reused statements of. */
+  readonly id: number;
+  /** The tree whose unchanged top-level statements this one reuses (by id), and where the text changed. */
+  readonly derivedFrom?: { id: number; change: SyntaxChange };
 }
+
+let treesBuilt = 0;
 
 interface MutableNode {
   type: string;
@@ -133,11 +139,11 @@ function rootOf(cursor: TreeWalk): MutableNode {
   };
 }
 
-function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProblem[]): SyntaxTree {
+function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProblem[], derivedFrom?: SyntaxTree["derivedFrom"]): SyntaxTree {
   if (root.type === "ERROR" && problems.length === 0) problems.push({ offset: root.start, kind: "ERROR" });
   problems.sort((a, b) => a.offset - b.offset);
   comments.sort((a, b) => a.start - b.start);
-  return { root, comments, problems };
+  return { root, comments, problems, id: ++treesBuilt, derivedFrom };
 }
 
 /** Copies a tree-sitter tree into plain objects. */
@@ -211,7 +217,7 @@ export function updateSyntaxTree(tree: Tree, previous: SyntaxTree, change: Synta
     } while (cursor.gotoNextSibling());
     // Comments and parse problems inside reused statements move with them.
     carryOver(previous, reused, sinks);
-    return finish(root, sinks.comments, sinks.problems);
+    return finish(root, sinks.comments, sinks.problems, { id: previous.id, change: { ...change } });
   } finally {
     cursor.delete();
   }

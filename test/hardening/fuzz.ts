@@ -6,7 +6,7 @@
 import { initParser } from "synclint-rules";
 import { TestClient } from "../server/lsp-client";
 import { incrementalDivergences, midCrlfRanges, anyTextArbitrary, checkEngineOn, checkFixes, checkIncrementalParse, checkServerDocument, editArbitrary, fc, fixableProgramArbitrary, programArbitrary } from "./properties";
-import { checkServerEdits } from "./server-stdio";
+import { SETTLING_OPTIONS, checkServerEdits } from "./server-stdio";
 import { valueSelectProgramArbitrary } from "./value-select-programs";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10000);
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   for (const encoding of ["utf-16", "utf-8"] as const) {
     if (!want(`server-stdio-${encoding}`)) continue;
     const client = new TestClient();
-    await client.initialize({ general: { positionEncodings: [encoding] } });
+    await client.initialize({ general: { positionEncodings: [encoding] } }, null, SETTLING_OPTIONS);
     outcomes.push(await run(`server-stdio-${encoding} (c)`, () => fc.asyncProperty(programArbitrary, edits, async (text, e) => void (await checkServerEdits(client, encoding, text, e)))));
     const code = await client.shutdown();
     if (code !== 0) outcomes.push({ name: `server-stdio-${encoding} exit`, cases: 1, seconds: 0, failed: true, detail: `server exited with ${code}` });

@@ -3,7 +3,7 @@ import * as assert from "assert";
 import { initParser } from "synclint-rules";
 import { TestClient } from "../server/lsp-client";
 import { editArbitrary, fc, programArbitrary } from "./properties";
-import { checkServerEdits } from "./server-stdio";
+import { SETTLING_OPTIONS, checkServerEdits } from "./server-stdio";
 
 describe("hardening: incremental edits through the server over stdio (seeded)", function () {
   this.timeout(60000);
@@ -16,7 +16,7 @@ describe("hardening: incremental edits through the server over stdio (seeded)", 
   for (const encoding of ["utf-16", "utf-8", "utf-32"] as const) {
     it(`final diagnostics equal a fresh lint after random edit sequences (${encoding})`, async () => {
       client = new TestClient();
-      const init = await client.initialize({ general: { positionEncodings: [encoding] } });
+      const init = await client.initialize({ general: { positionEncodings: [encoding] } }, null, SETTLING_OPTIONS);
       assert.strictEqual(init.capabilities.positionEncoding, encoding);
       const c = client;
       let nonEmpty = 0;

@@ -9,7 +9,13 @@ import { EditSession, EditSpec, Encoding, clampDiagnostics, expectedDiagnostics,
 export const stdioDir = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-hardening-lsp-"));
 let counter = 0;
 
-/** Opens a fresh document, applies the edits as didChange notifications, compares the final diagnostics. */
+/** Initialization options that make the server say when diagnostics are final, and settle without waiting. */
+export const SETTLING_OPTIONS = { reportTimings: true, settleDelayMs: 0 };
+
+/**
+ * Opens a fresh document, applies the edits as didChange notifications, compares the final diagnostics. The
+ * client must be initialized with `SETTLING_OPTIONS`.
+ */
 export async function checkServerEdits(client: TestClient, encoding: Encoding, initial: string, specs: EditSpec[]): Promise<number> {
   const name = `doc${counter++}.py`;
   const uri = pathToFileURL(path.join(stdioDir, name)).href;
@@ -27,7 +33,7 @@ export async function checkServerEdits(client: TestClient, encoding: Encoding, i
     }
     await client.change(uri, ++version, batch);
   }
-  const published = await client.diagnostics(uri, version);
+  const published = await client.settledDiagnostics(uri, version);
   const want = expectedDiagnostics(session.text, path.join(stdioDir, name), encoding);
   const got = clampDiagnostics(session.text, simplify(published.diagnostics), encoding);
   if (JSON.stringify(got) !== JSON.stringify(want)) {

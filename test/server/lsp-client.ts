@@ -22,6 +22,8 @@ export class TestClient {
   readonly progressCreated: Array<string | number> = [];
   /** `synclint/timing` notifications (sent with `initializationOptions.reportTimings`). */
   readonly timings: Array<{ uri: string; version: number; milliseconds: number }> = [];
+  /** `synclint/settled` notifications (with `reportTimings`): the diagnostics of that version are final. */
+  readonly settled: Array<{ uri: string; version: number }> = [];
   /** When set, `window/workDoneProgress/create` is answered with an error. */
   refuseProgress = false;
   settings: unknown = {};
@@ -44,6 +46,10 @@ export class TestClient {
     this.connection.onRequest("workspace/diagnostic/refresh", () => null);
     this.connection.onNotification("window/showMessage", (params: { type: number; message: string }) => this.messages.push(params));
     this.connection.onNotification("synclint/timing", (params: { uri: string; version: number; milliseconds: number }) => this.timings.push(params));
+    this.connection.onNotification("synclint/settled", (params: { uri: string; version: number }) => {
+      this.settled.push(params);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
     this.connection.onNotification("$/progress", (params: { token: string | number; value: any }) => this.progress.push(params));
     this.connection.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
       if (this.refuseProgress) throw new Error("no progress here");
@@ -86,6 +92,15 @@ export class TestClient {
         });
       });
     }
+  }
+
+  /**
+   * The final diagnostics of `uri` at `version`: those published before the server said they are settled (a
+   * provisional tree replaced by a fresh parse). Needs `initializationOptions.reportTimings`.
+   */
+  async settledDiagnostics(uri: string, version: number, timeoutMs = 10000): Promise<PublishedDiagnostics> {
+    await this.until(() => this.settled.some((s) => s.uri === uri && s.version === version), `settled diagnostics for ${uri} v${version}`, timeoutMs);
+    return this.diagnostics(uri, version);
   }
 
   /** Waits until `check` holds, polling; fails with the server log after `timeoutMs`. */

@@ -21,6 +21,8 @@ export class FileAnalysis {
   readonly importsTorch: boolean;
   /** The file mentions a device or an accelerator (`.to(`, `cuda`, `device`, ...). */
   readonly mentionsDevice: boolean;
+  /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
+  readonly defaultDeviceChanged: boolean;
   private readonly contexts = new Map<SyntaxNode, SiteContext>();
   private readonly extraStepFunctions: ReadonlySet<string>;
 
@@ -29,10 +31,11 @@ export class FileAnalysis {
     this.extraStepFunctions = new Set(options.extraStepFunctions ?? []);
     this.scopes = collectScopes(tree.root, text);
     this.classes = collectClasses(tree.root, text);
-    this.importsTorch = /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text);
-    this.mentionsDevice = /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text);
-    const defaultDeviceChanged = /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text);
-    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged });
+    const flags = textFlags(text);
+    this.importsTorch = flags.importsTorch;
+    this.mentionsDevice = flags.mentionsDevice;
+    this.defaultDeviceChanged = flags.defaultDeviceChanged;
+    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged: this.defaultDeviceChanged });
     this.hotPaths = new HotPaths({
       text,
       root: tree.root,
@@ -82,27 +85,45 @@ export class FileAnalysis {
   }
 }
 
+/** What the analysis reads from the whole text rather than from statements. */
+export function textFlags(text: string): { importsTorch: boolean; mentionsDevice: boolean; defaultDeviceChanged: boolean } {
+  return {
+    importsTorch: /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text),
+    mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text),
+    defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text),
+  };
+}
+
 const MODULE_BASE = /(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict)$|Model$|Net$|Network$|Layer$|Block$|Encoder$|Decoder$|Head$|Attention$|MLP$|Loss$/;
+
+/** The classes of one top-level statement, with what each declares of itself; reused while the statement is unchanged. */
+interface DeclaredClass {
+  info: ClassInfo;
+  bases: string[];
+  /** A module by its own bases (`nn.Module`, `...Model`), before other classes of the file are known. */
+  moduleByBases: boolean;
+}
+const classesByStatement = new WeakMap<SyntaxNode, DeclaredClass[]>();
 
 /** Classes of the file, whether they are `nn.Module`s, and what their `self.` attributes hold. */
 function collectClasses(root: SyntaxNode, text: string): Map<SyntaxNode, ClassInfo> {
   const classes = new Map<SyntaxNode, ClassInfo>();
   const byName = new Map<string, ClassInfo>();
-  const pending: Array<{ info: ClassInfo; bases: string[] }> = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    for (const child of node.children) stack.push(child);
-    if (node.type !== "class_definition") continue;
-    const nameNode = childByField(node, "name");
-    const name = nameNode ? text.slice(nameNode.start, nameNode.end) : "";
-    const superclasses = childByField(node, "superclasses");
-    const bases = (superclasses?.children ?? []).filter((c) => c.type !== "keyword_argument").map((c) => text.slice(c.start, c.end));
-    const info: ClassInfo = { node, name, isModule: bases.some((base) => MODULE_BASE.test(base)), attributes: new Map(), tensorAttributes: new Set(), methods: new Map() };
-    collectMembers(info, text);
-    classes.set(node, info);
-    byName.set(name, info);
-    pending.push({ info, bases });
+  const pending: DeclaredClass[] = [];
+  // Last statement first, as a walk over the whole file met them: of two classes of one name, the first wins.
+  for (let i = root.children.length - 1; i >= 0; i--) {
+    const statement = root.children[i];
+    let declared = classesByStatement.get(statement);
+    if (!declared) {
+      declared = declaredClasses(statement, text);
+      classesByStatement.set(statement, declared);
+    }
+    for (const entry of declared) {
+      entry.info.isModule = entry.moduleByBases;
+      classes.set(entry.info.node, entry.info);
+      byName.set(entry.info.name, entry.info);
+      pending.push(entry);
+    }
   }
   // A subclass of a module class of this file is a module too.
   for (let changed = true; changed; ) {
@@ -115,6 +136,25 @@ function collectClasses(root: SyntaxNode, text: string): Map<SyntaxNode, ClassIn
     }
   }
   return classes;
+}
+
+function declaredClasses(statement: SyntaxNode, text: string): DeclaredClass[] {
+  const declared: DeclaredClass[] = [];
+  const stack = [statement];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type !== "class_definition") continue;
+    const nameNode = childByField(node, "name");
+    const name = nameNode ? text.slice(nameNode.start, nameNode.end) : "";
+    const superclasses = childByField(node, "superclasses");
+    const bases = (superclasses?.children ?? []).filter((c) => c.type !== "keyword_argument").map((c) => text.slice(c.start, c.end));
+    const moduleByBases = bases.some((base) => MODULE_BASE.test(base));
+    const info: ClassInfo = { node, name, isModule: moduleByBases, attributes: new Map(), tensorAttributes: new Set(), methods: new Map() };
+    collectMembers(info, text);
+    declared.push({ info, bases, moduleByBases });
+  }
+  return declared;
 }
 
 function collectMembers(info: ClassInfo, text: string): void {

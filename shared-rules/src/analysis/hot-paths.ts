@@ -59,6 +59,8 @@ export class HotPaths {
   private readonly functionContexts = new Map<SyntaxNode, SiteContext>();
   private readonly functionHasStepLoop = new Map<SyntaxNode, boolean>();
   private callSites: Map<string, SyntaxNode[]> | undefined;
+  /** Call sites of methods (`self.f(...)`), per class. */
+  private methodCallSites: Map<SyntaxNode, Map<string, SyntaxNode[]>> | undefined;
   private compiledFunctions: Set<SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
 
@@ -221,52 +223,55 @@ export class HotPaths {
     if (!this.callSites) this.indexCalls();
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
-    return this.callSites!.get(cls ? `${cls.start}:${name}` : name) ?? [];
+    return (cls ? this.methodCallSites!.get(cls)?.get(name) : this.callSites!.get(name)) ?? [];
   }
 
   /**
-   * One walk over the file for both indexes it needs: call sites of local functions and methods (`f(...)`,
-   * `self.f(...)`), and the functions compiled by decorator or passed (as a function or a module instance) to
-   * `torch.compile`.
+   * The file's indexes, merged from each top-level statement's: call sites of local functions and methods
+   * (`f(...)`, `self.f(...)`), and the functions compiled by decorator or passed (as a function or a module
+   * instance) to `torch.compile`.
    */
   private indexCalls(): void {
     const callSites = new Map<string, SyntaxNode[]>();
+    const methodCallSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
     const compiled = new Set<SyntaxNode>();
-    const addCallSite = (key: string, call: SyntaxNode) => {
-      const list = callSites.get(key);
+    const add = <K>(map: Map<K, SyntaxNode[]>, key: K, call: SyntaxNode) => {
+      const list = map.get(key);
       if (list) list.push(call);
-      else callSites.set(key, [call]);
+      else map.set(key, [call]);
     };
-    const stack = [this.env.root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      for (const child of node.children) stack.push(child);
-      if (node.type === "decorated_definition") {
+    // Last statement first, in the order a walk over the whole file meets the calls: the first hot caller names the context.
+    for (let i = this.env.root.children.length - 1; i >= 0; i--) {
+      const statement = this.env.root.children[i];
+      let calls = callsByStatement.get(statement);
+      if (!calls) {
+        calls = statementCalls(statement, this.env.text);
+        callsByStatement.set(statement, calls);
+      }
+      for (const [name, call] of calls.functionCalls) add(callSites, name, call);
+      for (const [cls, name, call] of calls.methodCalls) {
+        let byName = methodCallSites.get(cls);
+        if (!byName) methodCallSites.set(cls, (byName = new Map()));
+        add(byName, name, call);
+      }
+      for (const node of calls.decorated) {
         const definition = childByField(node, "definition");
-        if (definition?.type === "function_definition" && node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) compiled.add(definition);
-        if (definition?.type === "class_definition" && node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) {
+        if (!node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) continue;
+        if (definition?.type === "function_definition") compiled.add(definition);
+        if (definition?.type === "class_definition") {
           const forward = methodOf(definition, "forward", this.env.text);
           if (forward) compiled.add(forward);
         }
-        continue;
       }
-      if (node.type !== "call") continue;
-      const callee = childByField(node, "function");
-      if (!callee) continue;
-      if (callee.type === "identifier") addCallSite(this.text(callee), node);
-      else if (callee.type === "attribute") {
-        const object = childByField(callee, "object")!;
-        const cls = enclosingClassOf(node);
-        if (object.type === "identifier" && this.text(object) === "self" && cls) addCallSite(`${cls.start}:${this.text(childByField(callee, "attribute")!)}`, node);
+      for (const node of calls.compileCalls) {
+        const name = this.env.evidence.qualifiedName(childByField(node, "function")!);
+        if (name !== "torch.compile" && name !== "torch.jit.script") continue;
+        const [target] = positionalArguments(node);
+        if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
       }
-      // Cheap text test first: resolving every callee's qualified name is the expensive part.
-      if (!/(compile|script)$/.test(this.text(callee))) continue;
-      const name = this.env.evidence.qualifiedName(callee);
-      if (name !== "torch.compile" && name !== "torch.jit.script") continue;
-      const [target] = positionalArguments(node);
-      if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
     }
     this.callSites = callSites;
+    this.methodCallSites = methodCallSites;
     this.compiledFunctions = compiled;
   }
 
@@ -681,6 +686,43 @@ function identifiersIn(root: SyntaxNode, text: string): string[] {
 }
 
 /** The class whose method `node` is (or is in); nested functions of a method have none. */
+/** The calls of one top-level statement that the file's indexes need; reused while the statement is unchanged. */
+interface StatementCalls {
+  functionCalls: Array<[string, SyntaxNode]>;
+  methodCalls: Array<[SyntaxNode, string, SyntaxNode]>;
+  /** Decorated definitions, which `@torch.compile` may compile. */
+  decorated: SyntaxNode[];
+  /** Calls whose callee may name `torch.compile` or `torch.jit.script` (resolved per analysis). */
+  compileCalls: SyntaxNode[];
+}
+const callsByStatement = new WeakMap<SyntaxNode, StatementCalls>();
+
+function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
+  const calls: StatementCalls = { functionCalls: [], methodCalls: [], decorated: [], compileCalls: [] };
+  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  const stack = [statement];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type === "decorated_definition") {
+      calls.decorated.push(node);
+      continue;
+    }
+    if (node.type !== "call") continue;
+    const callee = childByField(node, "function");
+    if (!callee) continue;
+    if (callee.type === "identifier") calls.functionCalls.push([textOf(callee), node]);
+    else if (callee.type === "attribute") {
+      const object = childByField(callee, "object")!;
+      const cls = enclosingClassOf(node);
+      if (object.type === "identifier" && textOf(object) === "self" && cls) calls.methodCalls.push([cls, textOf(childByField(callee, "attribute")!), node]);
+    }
+    // Cheap text test first: resolving every callee's qualified name is the expensive part.
+    if (/(compile|script)$/.test(textOf(callee))) calls.compileCalls.push(node);
+  }
+  return calls;
+}
+
 export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
   const fn = node.type === "function_definition" ? node : enclosingFunctionOf(node);
   let current = fn?.parent;

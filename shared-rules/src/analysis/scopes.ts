@@ -14,7 +14,7 @@ export interface Binding {
   name: string;
   kind: BindingKind;
   /** Offset from which the binding is visible. */
-  effective: number;
+  readonly effective: number;
   /** The assigned expression (`assign`, `augmented`, `with`, `walrus`), the iterable (`for`), the def/class node. */
   value?: SyntaxNode;
   /** Path of tuple positions when unpacking: `a, (b, c) = v` gives `c` the path [1, 1]. */
@@ -37,13 +37,57 @@ export interface Scope {
   bindings: Map<string, Binding[]>;
 }
 
+/** What one top-level statement contributes to the scopes; it depends only on the statement's own text. */
+interface StatementScopes {
+  /** Bindings the statement makes in the module scope, in order of effect. */
+  moduleBindings: Binding[];
+  /** The function scopes inside the statement, outermost first. */
+  functionScopes: Scope[];
+}
+
+/**
+ * Per top-level statement node: the server reuses unchanged statements' nodes across edits (shifting their
+ * offsets in place, which bindings follow through their anchors), so their scopes are collected once.
+ */
+const scopesByStatement = new WeakMap<SyntaxNode, StatementScopes>();
+
 export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, Scope> {
   const scopes = new Map<SyntaxNode, Scope>();
   const moduleScope: Scope = { node: root, parent: null, bindings: new Map() };
   scopes.set(root, moduleScope);
+  for (const statement of root.children) {
+    const collected = statementScopes(statement, text);
+    for (const binding of collected.moduleBindings) addBinding(moduleScope, binding);
+    for (const scope of collected.functionScopes) {
+      // Cached scopes of top-level functions point at the module scope of the analysis that made them.
+      if (scope.parent?.parent === null) scope.parent = moduleScope;
+      scopes.set(scope.node, scope);
+    }
+  }
+  return scopes;
+}
+
+/** The names a top-level statement binds in the module scope (defs, classes, imports, assignments, methods). */
+export function moduleNamesBoundBy(statement: SyntaxNode, text: string): string[] {
+  return statementScopes(statement, text).moduleBindings.map((binding) => binding.name);
+}
+
+function statementScopes(statement: SyntaxNode, text: string): StatementScopes {
+  let collected = scopesByStatement.get(statement);
+  if (!collected) {
+    collected = collectStatementScopes(statement, text);
+    scopesByStatement.set(statement, collected);
+  }
+  return collected;
+}
+
+function collectStatementScopes(statement: SyntaxNode, text: string): StatementScopes {
+  // A stand-in for the module scope: its bindings are the statement's module bindings.
+  const moduleScope: Scope = { node: statement, parent: null, bindings: new Map() };
+  const functionScopes: Scope[] = [];
   // Iterative walk carrying the current scope; classes do not form a scope for the names inside methods.
   // Two parallel stacks: an object per visited node would be most of this walk's cost.
-  const nodes: SyntaxNode[] = [root];
+  const nodes: SyntaxNode[] = [statement];
   const nodeScopes: Scope[] = [moduleScope];
   while (nodes.length > 0) {
     const node = nodes.pop()!;
@@ -51,13 +95,13 @@ export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, S
     let inner = scope;
     if (node.type === "function_definition") {
       const nameNode = childByField(node, "name");
-      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "function", effective: node.start, value: node, unpackPath: [], node });
+      if (nameNode) addBinding(scope, new AnchoredBinding({ name: textOf(nameNode, text), kind: "function", value: node, node }, node, false));
       inner = { node, parent: scope, bindings: new Map() };
-      scopes.set(node, inner);
+      functionScopes.push(inner);
       collectParameters(node, inner, text);
     } else if (node.type === "class_definition") {
       const nameNode = childByField(node, "name");
-      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "class", effective: node.start, value: node, unpackPath: [], node });
+      if (nameNode) addBinding(scope, new AnchoredBinding({ name: textOf(nameNode, text), kind: "class", value: node, node }, node, false));
     } else {
       collectBinding(node, scope, text);
     }
@@ -68,8 +112,55 @@ export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, S
       nodeScopes.push(inner);
     }
   }
-  for (const scope of scopes.values()) for (const list of scope.bindings.values()) list.sort((a, b) => a.effective - b.effective);
-  return scopes;
+  const byEffect = (a: Binding, b: Binding) => a.effective - b.effective;
+  for (const scope of functionScopes) for (const list of scope.bindings.values()) list.sort(byEffect);
+  const moduleBindings: Binding[] = [];
+  for (const list of moduleScope.bindings.values()) moduleBindings.push(...list);
+  moduleBindings.sort(byEffect);
+  return { moduleBindings, functionScopes };
+}
+
+interface BindingFields {
+  name: string;
+  kind: BindingKind;
+  value?: SyntaxNode;
+  unpackPath?: number[];
+  node: SyntaxNode;
+  operator?: string;
+  annotation?: SyntaxNode;
+  defaultValue?: SyntaxNode;
+  loop?: SyntaxNode;
+}
+
+const NO_PATH: number[] = [];
+
+/** A binding whose point of effect is the start or end of a node, so it moves when the node's offsets shift. */
+class AnchoredBinding implements Binding {
+  readonly name: string;
+  readonly kind: BindingKind;
+  readonly value?: SyntaxNode;
+  readonly unpackPath: number[];
+  readonly node: SyntaxNode;
+  readonly operator?: string;
+  readonly annotation?: SyntaxNode;
+  readonly defaultValue?: SyntaxNode;
+  readonly loop?: SyntaxNode;
+
+  constructor(fields: BindingFields, private readonly anchor: SyntaxNode, private readonly atEnd: boolean) {
+    this.name = fields.name;
+    this.kind = fields.kind;
+    this.value = fields.value;
+    this.unpackPath = fields.unpackPath ?? NO_PATH;
+    this.node = fields.node;
+    this.operator = fields.operator;
+    this.annotation = fields.annotation;
+    this.defaultValue = fields.defaultValue;
+    this.loop = fields.loop;
+  }
+
+  get effective(): number {
+    return this.atEnd ? this.anchor.end : this.anchor.start;
+  }
 }
 
 function textOf(node: SyntaxNode, text: string): string {
@@ -110,15 +201,7 @@ function collectParameters(fn: SyntaxNode, scope: Scope, text: string): void {
         continue;
     }
     if (!nameNode || nameNode.type !== "identifier") continue;
-    addBinding(scope, {
-      name: textOf(nameNode, text),
-      kind: "parameter",
-      effective: fn.start,
-      unpackPath: [],
-      node: parameter,
-      annotation,
-      defaultValue,
-    });
+    addBinding(scope, new AnchoredBinding({ name: textOf(nameNode, text), kind: "parameter", node: parameter, annotation, defaultValue }, fn, false));
   }
 }
 
@@ -131,25 +214,17 @@ function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
       // `a = b = value`: tree-sitter nests the second assignment as the right side.
       let value = right;
       while (value && value.type === "assignment") value = childByField(value, "right");
-      const statementEnd = node.parent?.type === "expression_statement" ? node.parent.end : node.end;
+      const statement = node.parent?.type === "expression_statement" ? node.parent : node;
       bindTargets(left, [], (name, path) =>
-        addBinding(scope, { name, kind: "assign", effective: statementEnd, value, unpackPath: path, node }), text);
+        addBinding(scope, new AnchoredBinding({ name, kind: "assign", value, unpackPath: path, node }, statement, true)), text);
       return;
     }
     case "augmented_assignment": {
       const left = childByField(node, "left");
       const right = childByField(node, "right");
       if (!left || left.type !== "identifier") return;
-      const statementEnd = node.parent?.type === "expression_statement" ? node.parent.end : node.end;
-      addBinding(scope, {
-        name: textOf(left, text),
-        kind: "augmented",
-        effective: statementEnd,
-        value: right,
-        unpackPath: [],
-        node,
-        operator: node.tokens[0],
-      });
+      const statement = node.parent?.type === "expression_statement" ? node.parent : node;
+      addBinding(scope, new AnchoredBinding({ name: textOf(left, text), kind: "augmented", value: right, node, operator: node.tokens[0] }, statement, true));
       return;
     }
     case "for_statement":
@@ -159,9 +234,9 @@ function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
       if (!left) return;
       const body = childByField(node, "body");
       // A comprehension's element expression precedes its `for` clause in the text.
-      const effective = node.type === "for_statement" ? (body?.start ?? node.start) : (node.parent?.start ?? node.start);
+      const anchor = node.type === "for_statement" ? (body ?? node) : (node.parent ?? node);
       bindTargets(left, [], (name, path) =>
-        addBinding(scope, { name, kind: "for", effective, value: right, unpackPath: path, node, loop: node }), text);
+        addBinding(scope, new AnchoredBinding({ name, kind: "for", value: right, unpackPath: path, node, loop: node }, anchor, false)), text);
       return;
     }
     case "with_item": {
@@ -172,14 +247,14 @@ function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
         const targetName = target?.type === "as_pattern_target" ? target.children[0] : target;
         if (targetName)
           bindTargets(targetName, [], (name, path) =>
-            addBinding(scope, { name, kind: "with", effective: node.end, value: expression, unpackPath: path, node }), text);
+            addBinding(scope, new AnchoredBinding({ name, kind: "with", value: expression, unpackPath: path, node }, node, true)), text);
       }
       return;
     }
     case "named_expression": {
       const nameNode = childByField(node, "name");
       const value = childByField(node, "value");
-      if (nameNode) addBinding(scope, { name: textOf(nameNode, text), kind: "walrus", effective: node.end, value, unpackPath: [], node });
+      if (nameNode) addBinding(scope, new AnchoredBinding({ name: textOf(nameNode, text), kind: "walrus", value, node }, node, true));
       return;
     }
     case "import_statement":
@@ -189,7 +264,7 @@ function collectBinding(node: SyntaxNode, scope: Scope, text: string): void {
         const alias = child.type === "aliased_import" ? childByField(child, "alias") : undefined;
         const dotted = child.type === "aliased_import" ? childByField(child, "name") : child;
         const bound = alias ?? dotted?.children[0] ?? dotted;
-        if (bound) addBinding(scope, { name: textOf(bound, text), kind: "import", effective: node.end, value: child, unpackPath: [], node });
+        if (bound) addBinding(scope, new AnchoredBinding({ name: textOf(bound, text), kind: "import", value: child, node }, node, true));
       }
       return;
     }

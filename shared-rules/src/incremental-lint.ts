@@ -1,0 +1,213 @@
+/**
+ * Re-lints only what an edit can change. The server's syntax trees keep the node objects of unchanged top-level
+ * statements across edits (`updateSyntaxTree`), and a statement's lint is kept with them unless the edit can
+ * reach it:
+ * - through the names it reads: a statement reading a name that a changed statement binds sees a changed
+ *   definition (evidence, return values, loaders, classes), and so, in turn, do the readers of its names;
+ * - through the names it binds: a statement whose functions or values a changed or re-linted statement
+ *   mentions may be called from a new place (how hot it is, what `torch.compile` compiles, where a loader's
+ *   batches go), and so may what that statement mentions in turn;
+ * - through positions in its messages and fixes: line numbers move when the line count changes, and fixes pick
+ *   names that are free in the whole file, so statements with findings are linted again when either changes;
+ * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again.
+ * The result always equals `lintSyntaxTree` of the same tree; a property test holds it to that.
+ */
+import type { SyntaxNode, SyntaxTree } from "./syntax";
+import { LintOptions, LintResult, StatementLint, fileFacts, lintStatements } from "./lint";
+import { moduleNamesBoundBy } from "./analysis/scopes";
+
+interface Previous {
+  syntaxId: number;
+  lineCount: number;
+  facts: string;
+  options: LintOptions;
+  statements: Map<SyntaxNode, StatementLint>;
+}
+
+/** The names a statement reads and binds, and every identifier in it; keyed by the statement's node. */
+interface StatementNames {
+  reads: Set<string>;
+  binds: Set<string>;
+  identifiers: Set<string>;
+}
+const namesByStatement = new WeakMap<SyntaxNode, StatementNames>();
+
+export class IncrementalLinter {
+  private previous: Previous | undefined;
+  /** How many statements the last lint walked, of how many (for tests and the benchmark). */
+  lastWalked = { walked: 0, statements: 0 };
+
+  lint(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
+    const previous = this.previous;
+    this.previous = undefined;
+    const facts = fileFacts(text);
+    const reusable = previous ? this.reusable(previous, text, syntax, options, facts) : undefined;
+    let walked = 0;
+    const linted = lintStatements(text, syntax, options, (statement) => {
+      const kept = reusable?.get(statement);
+      if (!kept) walked++;
+      return kept;
+    });
+    this.lastWalked = { walked, statements: syntax.root.children.length };
+    // A rule that threw is skipped for the rest of its walk: what follows depends on the order, so start afresh.
+    if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
+      // Names of every statement now, while their text is at hand: the next edit compares with them.
+      for (const statement of syntax.root.children) namesOf(statement, text);
+      this.previous = { syntaxId: syntax.id, lineCount: countLines(text), facts, options, statements: linted.statements };
+    }
+    return linted.result;
+  }
+
+  /** The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets. */
+  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string): Map<SyntaxNode, StatementLint> | undefined {
+    if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
+    const { change } = syntax.derivedFrom;
+    const statements = syntax.root.children;
+    const current = new Set(statements);
+    const changed = statements.filter((statement) => !previous.statements.has(statement));
+    const replaced = [...previous.statements.keys()].filter((statement) => !current.has(statement));
+    const names = (statement: SyntaxNode) => namesOf(statement, text);
+    const edited = [...replaced.map((statement) => namesByStatement.get(statement)!), ...changed.map(names)];
+    if (edited.some((entry) => !entry)) return undefined;
+
+    const reached = new Set<SyntaxNode>(changed);
+    // Through the names read: definitions that changed, and the readers of what their readers bind.
+    const changedDefinitions = new Set<string>();
+    for (const entry of edited) for (const name of entry.binds) changedDefinitions.add(name);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const statement of statements) {
+        if (reached.has(statement) || !someIn(changedDefinitions, names(statement).reads)) continue;
+        reached.add(statement);
+        for (const name of names(statement).binds) changedDefinitions.add(name);
+        grew = true;
+      }
+    }
+    // Through the names bound: what the edited and reached statements mention may now be called differently.
+    const mentioned = new Set<string>();
+    for (const entry of edited) for (const name of entry.reads) mentioned.add(name);
+    for (const statement of reached) for (const name of names(statement).reads) mentioned.add(name);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const statement of statements) {
+        if (reached.has(statement) || !someIn(mentioned, names(statement).binds)) continue;
+        reached.add(statement);
+        for (const name of names(statement).reads) mentioned.add(name);
+        grew = true;
+      }
+    }
+
+    const linesMoved = countLines(text) !== previous.lineCount;
+    const before = new Set<string>();
+    const after = new Set<string>();
+    for (const statement of replaced) for (const name of namesByStatement.get(statement)!.identifiers) before.add(name);
+    for (const statement of changed) for (const name of names(statement).identifiers) after.add(name);
+    const namesChanged = before.size !== after.size || someMissing(before, after);
+
+    const oldEnd = change.end - change.delta;
+    const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > oldEnd ? offset + change.delta : undefined);
+    const reusable = new Map<SyntaxNode, StatementLint>();
+    for (const statement of statements) {
+      if (reached.has(statement)) continue;
+      const lint = previous.statements.get(statement)!;
+      if (lint.findings.length > 0 && (linesMoved || namesChanged)) continue;
+      const moved = movedLint(lint, move);
+      if (moved) reusable.set(statement, moved);
+    }
+    return reusable;
+  }
+}
+
+function sameOptions(a: LintOptions, b: LintOptions): boolean {
+  return a.config === b.config && a.filePath === b.filePath && a.reportUnusedSuppressions === b.reportUnusedSuppressions && a.rules === b.rules;
+}
+
+function someIn(set: Set<string>, candidates: Set<string>): boolean {
+  if (set.size < candidates.size) {
+    for (const name of set) if (candidates.has(name)) return true;
+    return false;
+  }
+  for (const name of candidates) if (set.has(name)) return true;
+  return false;
+}
+
+function someMissing(from: Set<string>, other: Set<string>): boolean {
+  for (const name of from) if (!other.has(name)) return true;
+  return false;
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+  // A lone `\r` ends a line too; CRLF counted once above.
+  if (text.includes("\r")) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) !== 10) lines++;
+  return lines;
+}
+
+/** A statement's lint with every offset moved past the edit; undefined when an offset lay inside the edit. */
+function movedLint(lint: StatementLint, move: (offset: number) => number | undefined): StatementLint | undefined {
+  const pythonOnly = [];
+  for (const problem of lint.pythonOnly) {
+    const offset = move(problem.offset);
+    if (offset === undefined) return undefined;
+    pythonOnly.push(offset === problem.offset ? problem : { ...problem, offset });
+  }
+  const findings = [];
+  for (const finding of lint.findings) {
+    const start = move(finding.start);
+    const end = move(finding.end);
+    if (start === undefined || end === undefined) return undefined;
+    const fixes = [];
+    for (const fix of finding.fixes) {
+      const edits = [];
+      for (const edit of fix.edits) {
+        const editStart = move(edit.start);
+        const editEnd = move(edit.end);
+        if (editStart === undefined || editEnd === undefined) return undefined;
+        edits.push(editStart === edit.start && editEnd === edit.end ? edit : { ...edit, start: editStart, end: editEnd });
+      }
+      fixes.push({ ...fix, edits });
+    }
+    findings.push({ ...finding, start, end, fixes });
+  }
+  return { findings, pythonOnly };
+}
+
+function namesOf(statement: SyntaxNode, text: string): StatementNames {
+  let names = namesByStatement.get(statement);
+  if (names) return names;
+  names = { reads: new Set(), binds: new Set(moduleNamesBoundBy(statement, text)), identifiers: new Set() };
+  const stack = [statement];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type === "identifier") {
+      const name = text.slice(node.start, node.end);
+      names.identifiers.add(name);
+      if (!isNotARead(node)) names.reads.add(name);
+    } else if ((node.type === "assignment" || node.type === "augmented_assignment") && !insideFunction(node, statement)) {
+      // `args.loader = DataLoader(...)` at module level: rules follow `args.loader` by its text.
+      const left = node.children.find((child) => child.field === "left");
+      let target = left;
+      while (target?.type === "attribute" || target?.type === "subscript") target = target.children[0];
+      if (target !== left && target?.type === "identifier") names.binds.add(text.slice(target.start, target.end));
+    }
+  }
+  namesByStatement.set(statement, names);
+  return names;
+}
+
+/** `x.name`, `def name`, `class name`, `f(name=...)`: identifiers that never resolve to a binding. */
+function isNotARead(identifier: SyntaxNode): boolean {
+  const parent = identifier.parent;
+  if (!parent) return false;
+  if (parent.type === "attribute") return identifier.field === "attribute";
+  if (parent.type === "function_definition" || parent.type === "class_definition") return identifier.field === "name";
+  if (parent.type === "keyword_argument") return identifier.field === "name";
+  return false;
+}
+
+function insideFunction(node: SyntaxNode, statement: SyntaxNode): boolean {
+  for (let current = node.parent; current && current !== statement.parent; current = current.parent) if (current.type === "function_definition") return true;
+  return false;
+}
