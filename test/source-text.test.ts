@@ -1,4 +1,5 @@
 import * as assert from "assert";
+import fc from "fast-check";
 import { SourceText, initParser, lintSource, resolveConfig } from "synclint-rules";
 import type { PositionEncoding } from "synclint-rules";
 
@@ -140,5 +141,29 @@ describe("SourceText", () => {
       assert.deepStrictEqual(result.problems, []);
       assert.deepStrictEqual(result.findings.map((f) => [f.line, f.column, f.endLine, f.endColumn]), [[5, 18, 5, 24]]);
     });
+  });
+});
+
+describe("SourceText.edited", () => {
+  it("finds the same lines as a scan of the whole edited text, whatever the line breaks around the edit", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "b c", "\n\n", "😀"), { maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.array(fc.constantFrom("x", "\n", "\r", "\r\n"), { maxLength: 3 })), { minLength: 1, maxLength: 6 }),
+        (parts, edits) => {
+          let text = parts.join("");
+          let source = new SourceText(text);
+          for (const [at, length, pieces] of edits) {
+            const start = at % (text.length + 1);
+            const oldEnd = Math.min(text.length, start + length);
+            const inserted = pieces.join("");
+            text = text.slice(0, start) + inserted + text.slice(oldEnd);
+            source = SourceText.edited(source, text, start, oldEnd, start + inserted.length);
+            assert.deepStrictEqual(source.lineStarts, new SourceText(text).lineStarts);
+          }
+        },
+      ),
+      { numRuns: 5000, seed: 11 },
+    );
   });
 });

@@ -35,7 +35,7 @@ export class Linter {
       this.incremental.delete(document.uri);
       this.incremental.set(document.uri, linter);
       while (this.incremental.size > INCREMENTAL_DOCUMENTS) this.incremental.delete(this.incremental.keys().next().value!);
-      const result = linter.lint(document.text, document.syntax, { filePath: filePathOf(document.uri), config });
+      const result = linter.lint(document.text, document.syntax, { filePath: filePathOf(document.uri), config, source: document.source });
       // `last` hands a lint out only while the document still has its text, so the document's tree is this text's.
       const lint: DocumentLint = {
         version: document.version,

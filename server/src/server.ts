@@ -284,7 +284,8 @@ export class SynclintServer {
   }
 
   private publish(document: OpenDocument): void {
-    const diagnostics = this.guard(() => this.evaluate(document))?.diagnostics ?? [];
+    const evaluation = this.guard(() => this.evaluate(document));
+    const diagnostics = evaluation?.diagnostics ?? [];
     this.send({ uri: document.uri, version: document.version, diagnostics });
     if (document.provisionalTree) this.scheduleSettle(document);
     else if (this.reportTimings) this.notifySettled(document);
@@ -292,7 +293,8 @@ export class SynclintServer {
     if (since === undefined) return;
     this.changedSince.delete(document.uri);
     const milliseconds = performance.now() - since;
-    this.connection.sendNotification("synclint/timing", { uri: document.uri, version: document.version, milliseconds }).catch((error) => this.logError(error));
+    const syntaxErrors = evaluation?.lint?.result.problems.some((problem) => problem.kind === "parse-error") ?? false;
+    this.connection.sendNotification("synclint/timing", { uri: document.uri, version: document.version, milliseconds, syntaxErrors }).catch((error) => this.logError(error));
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * Re-lints only what an edit can change. The server's syntax trees keep the node objects of unchanged top-level
- * statements across edits (`updateSyntaxTree`), and a statement's lint is kept with them unless the edit can
+ * statements across edits (`spliceSyntaxTree`), and a statement's lint is kept with them unless the edit can
  * reach it:
  * - through the names it reads: a statement reading a name that a changed statement binds sees a changed
  *   definition (evidence, return values, loaders, classes), and so, in turn, do the readers of its names;
@@ -14,7 +14,8 @@
  */
 import type { SyntaxNode, SyntaxTree } from "./syntax";
 import { LintOptions, LintResult, StatementLint, fileFacts, lintStatements } from "./lint";
-import { moduleNamesBoundBy } from "./analysis/scopes";
+import { Scope, functionScopesIn, moduleNamesBoundBy } from "./analysis/scopes";
+import { SourceText } from "./source-text";
 
 interface Previous {
   syntaxId: number;
@@ -24,10 +25,15 @@ interface Previous {
   statements: Map<SyntaxNode, StatementLint>;
 }
 
-/** The names a statement reads and binds, and every identifier in it; keyed by the statement's node. */
+/**
+ * What a statement shares with others by name: the module-scope names it reads (identifiers that no function
+ * of its own binds), the names it binds at module level, the names it calls or mentions (call sites are
+ * indexed by name, whatever the name resolves to), and every identifier (fixes pick names free in the file).
+ */
 interface StatementNames {
   reads: Set<string>;
   binds: Set<string>;
+  mentions: Set<string>;
   identifiers: Set<string>;
 }
 const namesByStatement = new WeakMap<SyntaxNode, StatementNames>();
@@ -41,9 +47,10 @@ export class IncrementalLinter {
     const previous = this.previous;
     this.previous = undefined;
     const facts = fileFacts(text);
-    const reusable = previous ? this.reusable(previous, text, syntax, options, facts) : undefined;
+    const source = options.source?.text === text ? options.source : new SourceText(text);
+    const reusable = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
     let walked = 0;
-    const linted = lintStatements(text, syntax, options, (statement) => {
+    const linted = lintStatements(text, syntax, { ...options, source }, (statement) => {
       const kept = reusable?.get(statement);
       if (!kept) walked++;
       return kept;
@@ -53,13 +60,13 @@ export class IncrementalLinter {
     if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
       // Names of every statement now, while their text is at hand: the next edit compares with them.
       for (const statement of syntax.root.children) namesOf(statement, text);
-      this.previous = { syntaxId: syntax.id, lineCount: countLines(text), facts, options, statements: linted.statements };
+      this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements };
     }
     return linted.result;
   }
 
   /** The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets. */
-  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string): Map<SyntaxNode, StatementLint> | undefined {
+  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string, lineCount: number): Map<SyntaxNode, StatementLint> | undefined {
     if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
     const { change } = syntax.derivedFrom;
     const statements = syntax.root.children;
@@ -85,19 +92,19 @@ export class IncrementalLinter {
     }
     // Through the names bound: what the edited and reached statements mention may now be called differently.
     const mentioned = new Set<string>();
-    for (const entry of edited) for (const name of entry.reads) mentioned.add(name);
-    for (const statement of reached) for (const name of names(statement).reads) mentioned.add(name);
+    for (const entry of edited) for (const name of entry.mentions) mentioned.add(name);
+    for (const statement of reached) for (const name of names(statement).mentions) mentioned.add(name);
     for (let grew = true; grew; ) {
       grew = false;
       for (const statement of statements) {
         if (reached.has(statement) || !someIn(mentioned, names(statement).binds)) continue;
         reached.add(statement);
-        for (const name of names(statement).reads) mentioned.add(name);
+        for (const name of names(statement).mentions) mentioned.add(name);
         grew = true;
       }
     }
 
-    const linesMoved = countLines(text) !== previous.lineCount;
+    const linesMoved = lineCount !== previous.lineCount;
     const before = new Set<string>();
     const after = new Set<string>();
     for (const statement of replaced) for (const name of namesByStatement.get(statement)!.identifiers) before.add(name);
@@ -136,14 +143,6 @@ function someMissing(from: Set<string>, other: Set<string>): boolean {
   return false;
 }
 
-function countLines(text: string): number {
-  let lines = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
-  // A lone `\r` ends a line too; CRLF counted once above.
-  if (text.includes("\r")) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) !== 10) lines++;
-  return lines;
-}
-
 /** A statement's lint with every offset moved past the edit; undefined when an offset lay inside the edit. */
 function movedLint(lint: StatementLint, move: (offset: number) => number | undefined): StatementLint | undefined {
   const pythonOnly = [];
@@ -176,7 +175,9 @@ function movedLint(lint: StatementLint, move: (offset: number) => number | undef
 function namesOf(statement: SyntaxNode, text: string): StatementNames {
   let names = namesByStatement.get(statement);
   if (names) return names;
-  names = { reads: new Set(), binds: new Set(moduleNamesBoundBy(statement, text)), identifiers: new Set() };
+  names = { reads: new Set(), binds: new Set(moduleNamesBoundBy(statement, text)), mentions: new Set(), identifiers: new Set() };
+  const scopes = new Map<SyntaxNode, Scope>();
+  for (const scope of functionScopesIn(statement, text)) scopes.set(scope.node, scope);
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -184,7 +185,9 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
     if (node.type === "identifier") {
       const name = text.slice(node.start, node.end);
       names.identifiers.add(name);
-      if (!isNotARead(node)) names.reads.add(name);
+      if (isNotARead(node)) continue;
+      names.mentions.add(name);
+      if (!boundByEnclosingFunction(node, name, scopes, statement)) names.reads.add(name);
     } else if ((node.type === "assignment" || node.type === "augmented_assignment") && !insideFunction(node, statement)) {
       // `args.loader = DataLoader(...)` at module level: rules follow `args.loader` by its text.
       const left = node.children.find((child) => child.field === "left");
@@ -195,6 +198,18 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
   }
   namesByStatement.set(statement, names);
   return names;
+}
+
+/** Does a function around `identifier` (inside the statement) bind its name? Then it never reads the module's. */
+function boundByEnclosingFunction(identifier: SyntaxNode, name: string, scopes: Map<SyntaxNode, Scope>, statement: SyntaxNode): boolean {
+  let child = identifier;
+  for (let current = identifier.parent; current && child !== statement; child = current, current = current.parent) {
+    if (current.type !== "function_definition") continue;
+    // Default values and annotations of parameters are evaluated outside the function.
+    if (child.field === "parameters" || child.field === "return_type") continue;
+    if (scopes.get(current)?.bindings.has(name)) return true;
+  }
+  return false;
 }
 
 /** `x.name`, `def name`, `class name`, `f(name=...)`: identifiers that never resolve to a binding. */

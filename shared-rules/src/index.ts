@@ -1,8 +1,8 @@
 /** synclint's engine, with no editor dependency: the CLI, the server and the ESLint plugin build on this. */
 export { initParser, isParserReady, parsePython, pythonLanguage, walkTree } from "./parser";
 export type { Tree, Edit, TreeWalk } from "./parser";
-export { buildSyntaxTree, updateSyntaxTree } from "./syntax";
-export type { SyntaxChange } from "./syntax";
+export { buildSyntaxTree, spliceSyntaxTree } from "./syntax";
+export type { SyntaxChange, TextChange } from "./syntax";
 export type { SyntaxNode, SyntaxTree } from "./syntax";
 export { SourceText } from "./source-text";
 export type { Position, PositionEncoding } from "./source-text";

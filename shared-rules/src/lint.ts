@@ -65,6 +65,8 @@ export interface LintOptions {
   rules?: readonly Rule[];
   /** A tree-sitter tree for this exact text (the server's incremental tree). */
   tree?: Tree;
+  /** The text's lines, when the caller has them already (used only if its text is the linted text). */
+  source?: SourceText;
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
@@ -105,7 +107,7 @@ export interface StatementsLint {
  * (the incremental linter's, for statements unaffected by an edit) instead of walking it again.
  */
 export function lintStatements(text: string, syntax: SyntaxTree, options: LintOptions = {}, reuse?: (statement: SyntaxNode) => StatementLint | undefined): StatementsLint {
-  const source = new SourceText(text);
+  const source = options.source?.text === text ? options.source : new SourceText(text);
   const config = options.config ?? resolveConfig({}, process.cwd());
   const problems: Problem[] = [];
   const statements = new Map<SyntaxNode, StatementLint>();

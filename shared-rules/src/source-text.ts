@@ -13,7 +13,11 @@ export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
 export class SourceText {
   readonly lineStarts: number[];
 
-  constructor(readonly text: string) {
+  constructor(readonly text: string, lineStarts?: number[]) {
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      return;
+    }
     const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -24,6 +28,35 @@ export class SourceText {
       }
     }
     this.lineStarts = starts;
+  }
+
+  /**
+   * The lines of `text`, which is `previous.text` with `[start, oldEnd)` replaced by `text[start, newEnd)`:
+   * only the lines around the edit are scanned again (an editor's text changes a keystroke at a time).
+   */
+  static edited(previous: SourceText, text: string, start: number, oldEnd: number, newEnd: number): SourceText {
+    const delta = newEnd - oldEnd;
+    const old = previous.lineStarts;
+    const starts = [0];
+    let i = 1;
+    // A line start at `start` itself depends on whether a `\r` before it is followed by `\n`: scanned again.
+    while (i < old.length && old[i] < start) starts.push(old[i++]);
+    const scanEnd = Math.min(text.length, newEnd + 1);
+    for (let k = Math.max(0, start - 1); k < scanEnd; k++) {
+      const code = text.charCodeAt(k);
+      if (code === 10) starts.push(k + 1);
+      else if (code === 13) {
+        if (text.charCodeAt(k + 1) === 10) k++;
+        starts.push(k + 1);
+      }
+    }
+    let last = starts[starts.length - 1];
+    for (; i < old.length; i++) {
+      if (old[i] <= oldEnd) continue;
+      const moved = old[i] + delta;
+      if (moved > last) starts.push((last = moved));
+    }
+    return new SourceText(text, starts);
   }
 
   get lineCount(): number {
@@ -41,6 +74,21 @@ export class SourceText {
     }
     // An offset inside a line break (between `\r` and `\n`) belongs to the end of its line.
     return { line: low, character: Math.min(clamped, this.lineEnd(low)) - this.lineStarts[low] };
+  }
+
+  /**
+   * Tree-sitter's point of an offset: the row, and the UTF-16 code units since the row's start (an offset
+   * between `\r` and `\n` counts the `\r`, unlike `position`).
+   */
+  point(offset: number): { row: number; column: number } {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.lineStarts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { row: low, column: offset - this.lineStarts[low] };
   }
 
   /** The offset of a UTF-16 position; characters past the end of the line clamp to its end. */

@@ -7,7 +7,7 @@
  * Offsets are UTF-16 code units (JavaScript string indices), as web-tree-sitter reports them.
  */
 import type { Tree, TreeWalk } from "./parser";
-import { pythonLanguage, walkTree } from "./parser";
+import { parsePython, pythonLanguage, walkTree } from "./parser";
 
 export interface SyntaxNode {
   readonly type: string;
@@ -33,7 +33,7 @@ export interface SyntaxTree {
   comments: SyntaxNode[];
   /** Where the source fails to parse, in source order; empty for valid Python. */
   problems: ParseProblem[];
-  /** Tells trees apart: a tree built by `updateSyntaxTree` names the tree it reused statements of. */
+  /** Tells trees apart: a tree built by `spliceSyntaxTree` names the tree it reused statements of. */
   readonly id: number;
   /** The tree whose unchanged top-level statements this one reuses (by id), and where the text changed. */
   readonly derivedFrom?: { id: number; change: SyntaxChange };
@@ -41,14 +41,43 @@ export interface SyntaxTree {
 
 let treesBuilt = 0;
 
-interface MutableNode {
-  type: string;
-  start: number;
-  end: number;
-  field: string | null;
-  parent: MutableNode | null;
-  children: MutableNode[];
-  tokens: string[];
+/**
+ * Where a top-level statement's nodes are: their offsets are kept relative to an anchor shared by the whole
+ * statement, so that moving a statement after an edit is one addition, not a walk over its nodes.
+ */
+interface Anchor {
+  offset: number;
+}
+
+class MutableNode implements SyntaxNode {
+  // Assigned in the constructor only (no class-field definitions): one hidden class, built as fast as a literal.
+  declare readonly type: string;
+  declare relativeStart: number;
+  declare relativeEnd: number;
+  declare readonly field: string | null;
+  declare parent: MutableNode | null;
+  declare readonly children: MutableNode[];
+  declare readonly tokens: string[];
+  declare readonly anchor: Anchor;
+
+  constructor(type: string, relativeStart: number, relativeEnd: number, field: string | null, parent: MutableNode | null, tokens: string[], anchor: Anchor) {
+    this.type = type;
+    this.relativeStart = relativeStart;
+    this.relativeEnd = relativeEnd;
+    this.field = field;
+    this.parent = parent;
+    this.children = [];
+    this.tokens = tokens;
+    this.anchor = anchor;
+  }
+
+  get start(): number {
+    return this.relativeStart + this.anchor.offset;
+  }
+
+  get end(): number {
+    return this.relativeEnd + this.anchor.offset;
+  }
 }
 
 const ERROR_TYPE_ID = 0xffff;
@@ -100,15 +129,9 @@ function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void
     if (sinks.mayHaveMissing && cursor.nodeIsMissing) {
       sinks.problems.push({ offset: cursor.startIndex, kind: type });
     } else if (isError || named[typeId]) {
-      node = {
-        type,
-        start: cursor.startIndex,
-        end: cursor.endIndex,
-        field: fields[cursor.currentFieldId] ?? null,
-        parent: owner,
-        children: [],
-        tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS,
-      };
+      // Each top-level statement and each comment moves on its own anchor; other nodes share their owner's.
+      const anchor = type === "comment" || owner.parent === null ? { offset: 0 } : owner.anchor;
+      node = new MutableNode(type, cursor.startIndex, cursor.endIndex, fields[cursor.currentFieldId] ?? null, owner, OPERATOR_TYPES.has(type) ? [] : NO_TOKENS, anchor);
       if (type === "comment") sinks.comments.push(node);
       else owner.children.push(node);
       if (isError) sinks.problems.push({ offset: node.start, kind: "ERROR" });
@@ -128,15 +151,7 @@ function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void
 }
 
 function rootOf(cursor: TreeWalk): MutableNode {
-  return {
-    type: cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : typeNames![cursor.nodeTypeId],
-    start: cursor.startIndex,
-    end: cursor.endIndex,
-    field: null,
-    parent: null,
-    children: [],
-    tokens: NO_TOKENS,
-  };
+  return new MutableNode(cursor.nodeTypeId === ERROR_TYPE_ID ? "ERROR" : typeNames![cursor.nodeTypeId], cursor.startIndex, cursor.endIndex, null, null, NO_TOKENS, { offset: 0 });
 }
 
 function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProblem[], derivedFrom?: SyntaxTree["derivedFrom"]): SyntaxTree {
@@ -161,120 +176,103 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
   }
 }
 
-/** Where the text changed since `previous` was built: the new text's `[start, end)` and the length change. */
+/** Where the text changed since the tree a derived tree reuses: the new text's `[start, end)` and the length change. */
 export interface SyntaxChange {
   start: number;
   end: number;
   delta: number;
 }
 
-/**
- * The syntax tree of an incrementally re-parsed text, reusing the top-level statements of `previous` that lie
- * outside the change (shifted by `delta` when after it) and copying only the ones that changed. A statement is
- * reused only when tree-sitter reports the same type and the same (shifted) range for it.
- */
-export function updateSyntaxTree(tree: Tree, previous: SyntaxTree, change: SyntaxChange): SyntaxTree {
-  languageTables();
-  const names = typeNames!;
-  const oldByStart = new Map<number, SyntaxNode>();
-  for (const child of previous.root.children) oldByStart.set(child.start, child);
-  // Asked before the walk starts: no other tree-sitter call may run during it.
-  const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
-  const cursor = walkTree(tree);
-  const reused: Array<{ node: SyntaxNode; shift: number }> = [];
-  try {
-    const root = rootOf(cursor);
-    if (root.type !== "module" || !cursor.gotoFirstChild()) {
-      cursor.delete();
-      return buildSyntaxTree(tree);
-    }
-    do {
-      const typeId = cursor.nodeTypeId;
-      const start = cursor.startIndex;
-      const end = cursor.endIndex;
-      const type = typeId === ERROR_TYPE_ID ? "ERROR" : names[typeId];
-      const before = end < change.start;
-      const after = start > change.end;
-      const shift = after ? change.delta : 0;
-      const old = before || after ? oldByStart.get(start - shift) : undefined;
-      if (old && old.type === type && old.end === end - shift && type !== "comment" && type !== "ERROR") {
-        shiftSubtree(old as MutableNode, shift);
-        (old as MutableNode).parent = root;
-        root.children.push(old as MutableNode);
-        reused.push({ node: old, shift });
-        continue;
-      }
-      const node = cursorNode(cursor, root);
-      if (!node) {
-        if (sinks.mayHaveMissing && cursor.nodeIsMissing) sinks.problems.push({ offset: start, kind: type });
-        else if (root.tokens !== NO_TOKENS) root.tokens.push(type);
-        continue;
-      }
-      if (node.type === "comment") sinks.comments.push(node);
-      else root.children.push(node);
-      if (node.type === "ERROR") sinks.problems.push({ offset: node.start, kind: "ERROR" });
-      copyChildren(cursor, node, sinks);
-    } while (cursor.gotoNextSibling());
-    // Comments and parse problems inside reused statements move with them.
-    carryOver(previous, reused, sinks);
-    return finish(root, sinks.comments, sinks.problems, { id: previous.id, change: { ...change } });
-  } finally {
-    cursor.delete();
-  }
-}
-
-interface MutableNodeShift {
+/** One text edit: the old text's `[start, oldEnd)` became the new text's `[start, newEnd)`. */
+export interface TextChange {
   start: number;
-  end: number;
-  children: MutableNodeShift[];
+  oldEnd: number;
+  newEnd: number;
 }
 
-function shiftSubtree(root: MutableNodeShift, delta: number): void {
-  if (delta === 0) return;
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    node.start += delta;
-    node.end += delta;
-    for (const child of node.children) stack.push(child);
+/**
+ * The syntax tree of `text` after `edit`, built by parsing only the top-level statements around the edit
+ * (with one more on each side) as a text of their own, and keeping every other statement of `previous`
+ * (shifted by the edit's length change when after it). Top-level statements start at column 0 with nothing
+ * open, so a region that parses cleanly parses the same inside the file; when the region does not parse
+ * cleanly, the result has problems (a fresh parse of the whole text may recover from them differently). Gives
+ * undefined when the region cannot be cut at statement starts; then parse the whole text.
+ */
+export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
+  const root = previous.root;
+  const statements = root.children;
+  const delta = edit.newEnd - edit.oldEnd;
+  const oldLength = text.length - delta;
+  if (root.type !== "module" || root.end !== oldLength) return undefined;
+  // Statements touching the edit, then one more on each side: comments and blank lines after a statement
+  // can belong to it, and an edit between two statements may join them.
+  let first = 0;
+  while (first < statements.length && statements[first].end < edit.start) first++;
+  let last = statements.length - 1;
+  while (last >= 0 && statements[last].start > edit.oldEnd) last--;
+  let from = Math.max(0, Math.min(first, last + 1) - 1);
+  let to = Math.min(statements.length - 1, Math.max(last, first - 1) + 1);
+  // The region's ends must be statements that start a line (an ERROR may start mid-line).
+  const oldText = (offset: number) => (offset < edit.start ? text.charCodeAt(offset) : text.charCodeAt(offset + delta));
+  const startsLine = (statement: SyntaxNode) => statement.start === 0 || oldText(statement.start - 1) === 10 || oldText(statement.start - 1) === 13;
+  while (from > 0 && !startsLine(statements[from])) from--;
+  while (to + 1 < statements.length && !startsLine(statements[to + 1])) to++;
+  const regionStart = from === 0 ? 0 : statements[from].start;
+  const oldRegionEnd = to + 1 < statements.length ? statements[to + 1].start : oldLength;
+  const regionEnd = oldRegionEnd + delta;
+  if (regionStart > edit.start || oldRegionEnd < edit.oldEnd || regionEnd < regionStart) return undefined;
+  if (!atLineStart(text, regionStart) || (regionEnd < text.length && !atLineStart(text, regionEnd))) return undefined;
+
+  languageTables();
+  const tree = parsePython(text.slice(regionStart, regionEnd));
+  let region: SyntaxTree;
+  try {
+    region = buildSyntaxTree(tree);
+  } finally {
+    tree.delete();
   }
-}
+  if (region.root.type !== "module") return undefined;
 
-function cursorNode(cursor: TreeWalk, parent: MutableNode): MutableNode | null {
-  const typeId = cursor.nodeTypeId;
-  const isError = typeId === ERROR_TYPE_ID;
-  if (!isError && !typeIsNamed![typeId]) return null;
-  if (cursor.nodeIsMissing) return null;
-  const type = isError ? "ERROR" : typeNames![typeId];
-  return { type, start: cursor.startIndex, end: cursor.endIndex, field: fieldNames![cursor.currentFieldId] ?? null, parent, children: [], tokens: OPERATOR_TYPES.has(type) ? [] : NO_TOKENS };
-}
-
-/** Comments and problems of `previous` that lie inside reused statements, shifted like them. */
-function carryOver(previous: SyntaxTree, reused: Array<{ node: SyntaxNode; shift: number }>, sinks: Sinks): void {
-  // Old ranges of the reused statements, in source order, to find what each old offset belonged to.
-  const ranges = reused.map(({ node, shift }) => ({ start: node.start - shift, end: node.end - shift, shift }));
-  const shiftAt = (offset: number): number | undefined => {
-    let low = 0;
-    let high = ranges.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const range = ranges[middle];
-      if (offset < range.start) high = middle - 1;
-      else if (offset >= range.end) low = middle + 1;
-      else return range.shift;
-    }
-    return undefined;
-  };
+  const spliced = new MutableNode("module", 0, text.length, null, null, NO_TOKENS, { offset: 0 });
+  const comments: SyntaxNode[] = [];
+  const problems: ParseProblem[] = [];
+  for (let i = 0; i < from; i++) keep(statements[i], 0);
+  for (const statement of region.root.children) keep(statement, regionStart);
+  for (let i = to + 1; i < statements.length; i++) keep(statements[i], delta);
   for (const comment of previous.comments) {
-    const shift = shiftAt(comment.start);
-    if (shift === undefined) continue;
-    shiftSubtree(comment as unknown as MutableNodeShift, shift);
-    sinks.comments.push(comment);
+    if (comment.end <= regionStart) comments.push(comment);
+    else if (comment.start >= oldRegionEnd) comments.push(shifted(comment, delta));
   }
+  for (const comment of region.comments) comments.push(shifted(comment, regionStart));
   for (const problem of previous.problems) {
-    const shift = shiftAt(problem.offset);
-    if (shift !== undefined) sinks.problems.push({ offset: problem.offset + shift, kind: problem.kind });
+    if (problem.offset < regionStart) problems.push(problem);
+    // At the region's end is the next statement's start, unless the region reached the end of the text.
+    else if (problem.offset > oldRegionEnd || (problem.offset === oldRegionEnd && oldRegionEnd < oldLength)) problems.push({ offset: problem.offset + delta, kind: problem.kind });
   }
+  for (const problem of region.problems) problems.push({ offset: problem.offset + regionStart, kind: problem.kind });
+  // The module starts at its first token, as tree-sitter reports it.
+  let firstToken = spliced.children[0]?.start ?? text.length;
+  for (const comment of comments) firstToken = Math.min(firstToken, comment.start);
+  spliced.relativeStart = spliced.children.length === 0 && comments.length === 0 ? region.root.start + regionStart : firstToken;
+  return finish(spliced, comments, problems, { id: previous.id, change: { start: regionStart, end: regionEnd, delta } });
+
+  function keep(statement: SyntaxNode, shift: number): void {
+    (statement as MutableNode).anchor.offset += shift;
+    (statement as MutableNode).parent = spliced;
+    spliced.children.push(statement as MutableNode);
+  }
+}
+
+/** A top-level statement or a comment, moved by `shift` (its anchor is its own). */
+function shifted(node: SyntaxNode, shift: number): SyntaxNode {
+  (node as MutableNode).anchor.offset += shift;
+  return node;
+}
+
+function atLineStart(text: string, offset: number): boolean {
+  if (offset === 0) return true;
+  const before = text.charCodeAt(offset - 1);
+  return before === 10 || (before === 13 && text.charCodeAt(offset) !== 10);
 }
 
 export function childByField(node: SyntaxNode, field: string): SyntaxNode | undefined {

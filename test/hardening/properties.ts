@@ -9,8 +9,8 @@ import * as fc from "fast-check";
 import * as path from "path";
 import * as assert from "assert";
 import { spawnSync } from "child_process";
-import { applyFixes, parsePython, parsesCleanly, lintSource, resolveConfig, SourceText } from "synclint-rules";
-import type { LintResult, Tree, ResolvedConfig } from "synclint-rules";
+import { applyFixes, buildSyntaxTree, parsePython, parsesCleanly, lintSource, lintSyntaxTree, resolveConfig, SourceText } from "synclint-rules";
+import type { LintResult, SyntaxNode, SyntaxTree, Tree, ResolvedConfig } from "synclint-rules";
 import { OpenDocument } from "synclint-server/out/documents";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -429,15 +429,15 @@ export function clampDiagnostics(text: string, diagnostics: Array<{ code: unknow
 }
 
 /**
- * (c) in process: the server's OpenDocument applies LSP changes (in `encoding`) to its text and incremental tree;
- * after the sequence its text is what the edits produce, its tree equals a fresh parse, and linting with it
- * equals a fresh lint.
+ * (c) in process: the server's OpenDocument applies LSP changes (in `encoding`) to its text and spliced syntax
+ * tree; after the sequence its text is what the edits produce, its syntax tree equals a fresh parse's (at once
+ * when it is not provisional, after `reparseAfresh` when it is), and linting with it equals a fresh lint.
  */
-export function checkServerDocument(initial: string, specs: EditSpec[], encoding: Encoding, tolerateErroneous = false): void {
+export function checkServerDocument(initial: string, specs: EditSpec[], encoding: Encoding): void {
   const session = new EditSession(initial);
   const document = new OpenDocument("file:///tmp/synclint-hardening/doc.py", 1, initial);
   try {
-    void document.tree; // parse now, so every later change goes through tree.edit + incremental re-parse
+    void document.syntax; // parse now, so every later change goes through a splice
     let version = 1;
     // Group edits into notifications of 1-3 changes, as clients batch them.
     for (let i = 0; i < specs.length; ) {
@@ -451,28 +451,32 @@ export function checkServerDocument(initial: string, specs: EditSpec[], encoding
       }
       document.applyChanges(batch as never, ++version, encoding);
       if (document.text !== session.text) throw new Error(`document text diverged after changes ${JSON.stringify(batch)}:\n got  ${JSON.stringify(document.text.slice(0, 300))}\n want ${JSON.stringify(session.text.slice(0, 300))}`);
+      if (i % 2 === 0) void document.syntax; // splice now and then, so splices also build on spliced trees
     }
     const fresh = parsePython(session.text);
     try {
-      const a = document.tree.rootNode.toString();
-      const b = fresh.rootNode.toString();
-      if (a !== b || treeShape(document.tree) !== treeShape(fresh)) {
-        if (tolerateErroneous && fresh.rootNode.hasError) {
-          incrementalDivergences.push(JSON.stringify([initial, specs]).slice(0, 600));
-          return;
-        }
-        throw new Error(`server's incremental tree differs from a fresh parse:\n incremental ${a.slice(0, 400)}\n fresh       ${b.slice(0, 400)}`);
-      }
+      const want = syntaxShape(buildSyntaxTree(fresh));
+      void document.syntax;
+      const provisional = document.provisionalTree;
+      document.reparseAfresh();
+      const got = syntaxShape(document.syntax);
+      if (got !== want) throw new Error(`server's ${provisional ? "settled" : "spliced"} syntax tree differs from a fresh parse:\n got  ${got.slice(0, 400)}\n want ${want.slice(0, 400)}`);
     } finally {
       fresh.delete();
     }
     const options = { config: DEFAULT, filePath: "/tmp/synclint-hardening/doc.py" };
-    const incremental = serialiseResult(lintSource(session.text, { ...options, tree: document.tree }));
+    const incremental = serialiseResult(lintSyntaxTree(session.text, document.syntax, options));
     const full = serialiseResult(lintSource(session.text, options));
-    if (incremental !== full) throw new Error("lint with the server's incremental tree differs from a fresh lint");
+    if (incremental !== full) throw new Error("lint with the server's syntax tree differs from a fresh lint");
   } finally {
     document.close();
   }
+}
+
+/** Every node's type, range, field and tokens, plus comments and problems. */
+function syntaxShape(tree: SyntaxTree): string {
+  const node = (n: SyntaxNode): unknown => [n.type, n.start, n.end, n.field, n.tokens.join(" "), n.children.map(node)];
+  return JSON.stringify({ root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end]), problems: tree.problems });
 }
 
 export { fc };

@@ -86,13 +86,24 @@ export class FileAnalysis {
 }
 
 /** What the analysis reads from the whole text rather than from statements. */
-export function textFlags(text: string): { importsTorch: boolean; mentionsDevice: boolean; defaultDeviceChanged: boolean } {
-  return {
+export function textFlags(text: string): TextFlags {
+  // The incremental linter asks before the analysis does, of the same text.
+  if (lastFlags?.text === text) return lastFlags.flags;
+  const flags = {
     importsTorch: /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text),
     mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text),
     defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text),
   };
+  lastFlags = { text, flags };
+  return flags;
 }
+
+interface TextFlags {
+  importsTorch: boolean;
+  mentionsDevice: boolean;
+  defaultDeviceChanged: boolean;
+}
+let lastFlags: { text: string; flags: TextFlags } | undefined;
 
 const MODULE_BASE = /(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict)$|Model$|Net$|Network$|Layer$|Block$|Encoder$|Decoder$|Head$|Attention$|MLP$|Loss$/;
 

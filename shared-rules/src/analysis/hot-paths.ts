@@ -58,9 +58,11 @@ export class HotPaths {
   private readonly loopKinds = new Map<SyntaxNode, LoopKind>();
   private readonly functionContexts = new Map<SyntaxNode, SiteContext>();
   private readonly functionHasStepLoop = new Map<SyntaxNode, boolean>();
-  private callSites: Map<string, SyntaxNode[]> | undefined;
-  /** Call sites of methods (`self.f(...)`), per class. */
-  private methodCallSites: Map<SyntaxNode, Map<string, SyntaxNode[]>> | undefined;
+  /** Call sites found so far, per function name, and per class and method name. */
+  private readonly callSites = new Map<string, SyntaxNode[]>();
+  private readonly methodCallSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
+  private callSiteQuestions = 0;
+  private indexedAllCalls = false;
   private compiledFunctions: Set<SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
 
@@ -219,41 +221,56 @@ export class HotPaths {
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file calls it");
   }
 
+  /** Call sites of a local function (`f(...)`) or method (`self.f(...)`), gathered from every statement's index. */
   private callSitesOf(fn: SyntaxNode): SyntaxNode[] {
-    if (!this.callSites) this.indexCalls();
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
-    return (cls ? this.methodCallSites!.get(cls)?.get(name) : this.callSites!.get(name)) ?? [];
+    // A few questions (a re-linted statement's functions) are answered statement by statement; many (a whole
+    // file's functions) from one index of the whole file.
+    if (!this.indexedAllCalls && ++this.callSiteQuestions > 8) this.indexAllCalls();
+    const memo = cls ? (this.methodCallSites.get(cls) ?? this.methodCallSites.set(cls, new Map()).get(cls)!) : this.callSites;
+    let sites = memo.get(name);
+    if (!sites && this.indexedAllCalls) sites = NO_CALLS;
+    if (!sites) {
+      sites = [];
+      // Last statement first, in the order a walk over the whole file meets the calls: the first hot caller names the context.
+      const statements = this.env.root.children;
+      for (let i = statements.length - 1; i >= 0; i--) {
+        const calls = statementCalls(statements[i], this.env.text);
+        const found = cls ? calls.methodCalls.get(cls)?.get(name) : calls.functionCalls.get(name);
+        if (found) sites.push(...found);
+      }
+      memo.set(name, sites);
+    }
+    return sites;
   }
 
-  /**
-   * The file's indexes, merged from each top-level statement's: call sites of local functions and methods
-   * (`f(...)`, `self.f(...)`), and the functions compiled by decorator or passed (as a function or a module
-   * instance) to `torch.compile`.
-   */
-  private indexCalls(): void {
-    const callSites = new Map<string, SyntaxNode[]>();
-    const methodCallSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
-    const compiled = new Set<SyntaxNode>();
-    const add = <K>(map: Map<K, SyntaxNode[]>, key: K, call: SyntaxNode) => {
-      const list = map.get(key);
-      if (list) list.push(call);
-      else map.set(key, [call]);
+  private indexAllCalls(): void {
+    this.indexedAllCalls = true;
+    this.callSites.clear();
+    this.methodCallSites.clear();
+    const add = (map: Map<string, SyntaxNode[]>, name: string, calls: SyntaxNode[]) => {
+      const list = map.get(name);
+      if (list) list.push(...calls);
+      else map.set(name, [...calls]);
     };
-    // Last statement first, in the order a walk over the whole file meets the calls: the first hot caller names the context.
-    for (let i = this.env.root.children.length - 1; i >= 0; i--) {
-      const statement = this.env.root.children[i];
-      let calls = callsByStatement.get(statement);
-      if (!calls) {
-        calls = statementCalls(statement, this.env.text);
-        callsByStatement.set(statement, calls);
+    const statements = this.env.root.children;
+    for (let i = statements.length - 1; i >= 0; i--) {
+      const calls = statementCalls(statements[i], this.env.text);
+      for (const [name, found] of calls.functionCalls) add(this.callSites, name, found);
+      for (const [cls, byName] of calls.methodCalls) {
+        let memo = this.methodCallSites.get(cls);
+        if (!memo) this.methodCallSites.set(cls, (memo = new Map()));
+        for (const [name, found] of byName) add(memo, name, found);
       }
-      for (const [name, call] of calls.functionCalls) add(callSites, name, call);
-      for (const [cls, name, call] of calls.methodCalls) {
-        let byName = methodCallSites.get(cls);
-        if (!byName) methodCallSites.set(cls, (byName = new Map()));
-        add(byName, name, call);
-      }
+    }
+  }
+
+  /** The functions compiled by decorator or passed (as a function or a module instance) to `torch.compile`. */
+  private indexCompiled(): Set<SyntaxNode> {
+    const compiled = new Set<SyntaxNode>();
+    for (const statement of this.env.root.children) {
+      const calls = statementCalls(statement, this.env.text);
       for (const node of calls.decorated) {
         const definition = childByField(node, "definition");
         if (!node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) continue;
@@ -270,14 +287,12 @@ export class HotPaths {
         if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
       }
     }
-    this.callSites = callSites;
-    this.methodCallSites = methodCallSites;
-    this.compiledFunctions = compiled;
+    return compiled;
   }
 
   private compiled(): Set<SyntaxNode> {
-    if (!this.compiledFunctions) this.indexCalls();
-    return this.compiledFunctions!;
+    this.compiledFunctions ??= this.indexCompiled();
+    return this.compiledFunctions;
   }
 
   private isCompileDecorator(decorator: SyntaxNode): boolean {
@@ -688,18 +703,26 @@ function identifiersIn(root: SyntaxNode, text: string): string[] {
 /** The class whose method `node` is (or is in); nested functions of a method have none. */
 /** The calls of one top-level statement that the file's indexes need; reused while the statement is unchanged. */
 interface StatementCalls {
-  functionCalls: Array<[string, SyntaxNode]>;
-  methodCalls: Array<[SyntaxNode, string, SyntaxNode]>;
+  functionCalls: Map<string, SyntaxNode[]>;
+  methodCalls: Map<SyntaxNode, Map<string, SyntaxNode[]>>;
   /** Decorated definitions, which `@torch.compile` may compile. */
   decorated: SyntaxNode[];
   /** Calls whose callee may name `torch.compile` or `torch.jit.script` (resolved per analysis). */
   compileCalls: SyntaxNode[];
 }
 const callsByStatement = new WeakMap<SyntaxNode, StatementCalls>();
+const NO_CALLS: SyntaxNode[] = [];
 
 function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
-  const calls: StatementCalls = { functionCalls: [], methodCalls: [], decorated: [], compileCalls: [] };
+  const cached = callsByStatement.get(statement);
+  if (cached) return cached;
+  const calls: StatementCalls = { functionCalls: new Map(), methodCalls: new Map(), decorated: [], compileCalls: [] };
   const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  const add = (map: Map<string, SyntaxNode[]>, name: string, call: SyntaxNode) => {
+    const list = map.get(name);
+    if (list) list.push(call);
+    else map.set(name, [call]);
+  };
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -711,15 +734,20 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
     if (node.type !== "call") continue;
     const callee = childByField(node, "function");
     if (!callee) continue;
-    if (callee.type === "identifier") calls.functionCalls.push([textOf(callee), node]);
+    if (callee.type === "identifier") add(calls.functionCalls, textOf(callee), node);
     else if (callee.type === "attribute") {
       const object = childByField(callee, "object")!;
       const cls = enclosingClassOf(node);
-      if (object.type === "identifier" && textOf(object) === "self" && cls) calls.methodCalls.push([cls, textOf(childByField(callee, "attribute")!), node]);
+      if (object.type === "identifier" && textOf(object) === "self" && cls) {
+        let byName = calls.methodCalls.get(cls);
+        if (!byName) calls.methodCalls.set(cls, (byName = new Map()));
+        add(byName, textOf(childByField(callee, "attribute")!), node);
+      }
     }
     // Cheap text test first: resolving every callee's qualified name is the expensive part.
     if (/(compile|script)$/.test(textOf(callee))) calls.compileCalls.push(node);
   }
+  callsByStatement.set(statement, calls);
   return calls;
 }
 

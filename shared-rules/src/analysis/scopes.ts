@@ -72,6 +72,11 @@ export function moduleNamesBoundBy(statement: SyntaxNode, text: string): string[
   return statementScopes(statement, text).moduleBindings.map((binding) => binding.name);
 }
 
+/** The function scopes inside a top-level statement. */
+export function functionScopesIn(statement: SyntaxNode, text: string): readonly Scope[] {
+  return statementScopes(statement, text).functionScopes;
+}
+
 function statementScopes(statement: SyntaxNode, text: string): StatementScopes {
   let collected = scopesByStatement.get(statement);
   if (!collected) {
