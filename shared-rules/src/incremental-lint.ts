@@ -23,6 +23,7 @@ interface Previous {
   facts: string;
   options: LintOptions;
   statements: Map<SyntaxNode, StatementLint>;
+  index: NameIndex;
 }
 
 /**
@@ -48,25 +49,27 @@ export class IncrementalLinter {
     this.previous = undefined;
     const facts = fileFacts(text);
     const source = options.source?.text === text ? options.source : new SourceText(text);
-    const reusable = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
+    const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
+    const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);
     let walked = 0;
-    const linted = lintStatements(text, syntax, { ...options, source }, (statement) => {
-      const kept = reusable?.get(statement);
+    const linted = lintStatements(text, syntax, { ...options, source, statementsMentioning: (name) => index.mentioners.get(name) }, (statement) => {
+      const kept = reuse?.lints.get(statement);
       if (!kept) walked++;
       return kept;
     });
     this.lastWalked = { walked, statements: syntax.root.children.length };
     // A rule that threw is skipped for the rest of its walk: what follows depends on the order, so start afresh.
     if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
-      // Names of every statement now, while their text is at hand: the next edit compares with them.
-      for (const statement of syntax.root.children) namesOf(statement, text);
-      this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements };
+      this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements, index };
     }
     return linted.result;
   }
 
-  /** The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets. */
-  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string, lineCount: number): Map<SyntaxNode, StatementLint> | undefined {
+  /**
+   * The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets,
+   * and the name index brought up to date; undefined when everything must be linted again.
+   */
+  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string, lineCount: number): { lints: Map<SyntaxNode, StatementLint>; index: NameIndex } | undefined {
     if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
     const { change } = syntax.derivedFrom;
     const statements = syntax.root.children;
@@ -76,31 +79,38 @@ export class IncrementalLinter {
     const names = (statement: SyntaxNode) => namesOf(statement, text);
     const edited = [...replaced.map((statement) => namesByStatement.get(statement)!), ...changed.map(names)];
     if (edited.some((entry) => !entry)) return undefined;
+    const index = previous.index;
+    for (const statement of replaced) index.remove(statement, namesByStatement.get(statement)!);
+    for (const statement of changed) index.add(statement, names(statement));
 
     const reached = new Set<SyntaxNode>(changed);
     // Through the names read: definitions that changed, and the readers of what their readers bind.
-    const changedDefinitions = new Set<string>();
-    for (const entry of edited) for (const name of entry.binds) changedDefinitions.add(name);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const statement of statements) {
-        if (reached.has(statement) || !someIn(changedDefinitions, names(statement).reads)) continue;
-        reached.add(statement);
-        for (const name of names(statement).binds) changedDefinitions.add(name);
-        grew = true;
+    const definitions: string[] = [];
+    for (const entry of edited) definitions.push(...entry.binds);
+    const seenDefinitions = new Set<string>();
+    while (definitions.length > 0) {
+      const name = definitions.pop()!;
+      if (seenDefinitions.has(name)) continue;
+      seenDefinitions.add(name);
+      for (const reader of index.readers.get(name) ?? NO_STATEMENTS) {
+        if (reached.has(reader)) continue;
+        reached.add(reader);
+        definitions.push(...names(reader).binds);
       }
     }
     // Through the names bound: what the edited and reached statements mention may now be called differently.
-    const mentioned = new Set<string>();
-    for (const entry of edited) for (const name of entry.mentions) mentioned.add(name);
-    for (const statement of reached) for (const name of names(statement).mentions) mentioned.add(name);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const statement of statements) {
-        if (reached.has(statement) || !someIn(mentioned, names(statement).binds)) continue;
-        reached.add(statement);
-        for (const name of names(statement).mentions) mentioned.add(name);
-        grew = true;
+    const mentioned: string[] = [];
+    for (const entry of edited) mentioned.push(...entry.mentions);
+    for (const statement of reached) mentioned.push(...names(statement).mentions);
+    const seenMentions = new Set<string>();
+    while (mentioned.length > 0) {
+      const name = mentioned.pop()!;
+      if (seenMentions.has(name)) continue;
+      seenMentions.add(name);
+      for (const binder of index.binders.get(name) ?? NO_STATEMENTS) {
+        if (reached.has(binder)) continue;
+        reached.add(binder);
+        mentioned.push(...names(binder).mentions);
       }
     }
 
@@ -113,29 +123,53 @@ export class IncrementalLinter {
 
     const oldEnd = change.end - change.delta;
     const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > oldEnd ? offset + change.delta : undefined);
-    const reusable = new Map<SyntaxNode, StatementLint>();
+    const lints = new Map<SyntaxNode, StatementLint>();
     for (const statement of statements) {
       if (reached.has(statement)) continue;
       const lint = previous.statements.get(statement)!;
       if (lint.findings.length > 0 && (linesMoved || namesChanged)) continue;
       const moved = movedLint(lint, move);
-      if (moved) reusable.set(statement, moved);
+      if (moved) lints.set(statement, moved);
     }
-    return reusable;
+    return { lints, index };
   }
+}
+
+const NO_STATEMENTS: ReadonlySet<SyntaxNode> = new Set();
+
+/** Which statements read, bind and mention each name; kept up to date across edits. */
+class NameIndex {
+  readonly readers = new Map<string, Set<SyntaxNode>>();
+  readonly binders = new Map<string, Set<SyntaxNode>>();
+  readonly mentioners = new Map<string, Set<SyntaxNode>>();
+
+  static of(statements: readonly SyntaxNode[], text: string): NameIndex {
+    const index = new NameIndex();
+    for (const statement of statements) index.add(statement, namesOf(statement, text));
+    return index;
+  }
+
+  add(statement: SyntaxNode, names: StatementNames): void {
+    for (const name of names.reads) addTo(this.readers, name, statement);
+    for (const name of names.binds) addTo(this.binders, name, statement);
+    for (const name of names.mentions) addTo(this.mentioners, name, statement);
+  }
+
+  remove(statement: SyntaxNode, names: StatementNames): void {
+    for (const name of names.reads) this.readers.get(name)?.delete(statement);
+    for (const name of names.binds) this.binders.get(name)?.delete(statement);
+    for (const name of names.mentions) this.mentioners.get(name)?.delete(statement);
+  }
+}
+
+function addTo(map: Map<string, Set<SyntaxNode>>, name: string, statement: SyntaxNode): void {
+  const set = map.get(name);
+  if (set) set.add(statement);
+  else map.set(name, new Set([statement]));
 }
 
 function sameOptions(a: LintOptions, b: LintOptions): boolean {
   return a.config === b.config && a.filePath === b.filePath && a.reportUnusedSuppressions === b.reportUnusedSuppressions && a.rules === b.rules;
-}
-
-function someIn(set: Set<string>, candidates: Set<string>): boolean {
-  if (set.size < candidates.size) {
-    for (const name of set) if (candidates.has(name)) return true;
-    return false;
-  }
-  for (const name of candidates) if (set.has(name)) return true;
-  return false;
 }
 
 function someMissing(from: Set<string>, other: Set<string>): boolean {

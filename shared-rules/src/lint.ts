@@ -67,6 +67,8 @@ export interface LintOptions {
   tree?: Tree;
   /** The text's lines, when the caller has them already (used only if its text is the linted text). */
   source?: SourceText;
+  /** The top-level statements that mention a name, when the caller keeps such an index (the incremental linter). */
+  statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
@@ -135,7 +137,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
     return { result: { findings: [], problems, source }, statements, ruleFailed: false };
   }
 
-  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions });
+  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions, statementsMentioning: options.statementsMentioning });
   const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
   const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
   // sync-in-compiled-region has no detector of its own: when it is selected, the sync rules run too, and

@@ -10,6 +10,8 @@ import { HotPaths, SiteContext } from "./hot-paths";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
+  /** The top-level statements that mention a name (where its call sites can be), if known. */
+  statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
 }
 
 export class FileAnalysis {
@@ -43,6 +45,7 @@ export class FileAnalysis {
       evidence: this.evidence,
       lineOf: (offset) => source.position(offset).line,
       extraStepFunctions: this.extraStepFunctions,
+      statementsMentioning: options.statementsMentioning,
     });
   }
 

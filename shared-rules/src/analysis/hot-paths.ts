@@ -52,6 +52,8 @@ export interface HotPathEnvironment {
   evidence: TensorEvidence;
   lineOf(offset: number): number;
   extraStepFunctions: ReadonlySet<string>;
+  /** The top-level statements that mention a name (where its call sites can be), if known. */
+  statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
 }
 
 export class HotPaths {
@@ -233,8 +235,10 @@ export class HotPaths {
     if (!sites && this.indexedAllCalls) sites = NO_CALLS;
     if (!sites) {
       sites = [];
+      // A method is called as `self.f(...)` inside its class; a function by its name, where the name is mentioned.
+      const mentioning = cls ? undefined : this.env.statementsMentioning?.(name);
+      const statements = cls ? [topLevelStatementOf(cls)] : mentioning ? [...mentioning].sort((a, b) => a.start - b.start) : this.env.root.children;
       // Last statement first, in the order a walk over the whole file meets the calls: the first hot caller names the context.
-      const statements = this.env.root.children;
       for (let i = statements.length - 1; i >= 0; i--) {
         const calls = statementCalls(statements[i], this.env.text);
         const found = cls ? calls.methodCalls.get(cls)?.get(name) : calls.functionCalls.get(name);
@@ -749,6 +753,12 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   }
   callsByStatement.set(statement, calls);
   return calls;
+}
+
+function topLevelStatementOf(node: SyntaxNode): SyntaxNode {
+  let statement = node;
+  while (statement.parent?.parent) statement = statement.parent;
+  return statement;
 }
 
 export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
