@@ -150,8 +150,10 @@ export class SynclintServer {
     c.languages.diagnostics.on(({ textDocument }) => {
       const document = this.documents.get(textDocument.uri);
       // A pulled result is final: no provisional tree behind it.
-      if (document) this.guard(() => document.reparseAfresh());
+      // Without refresh requests the client would keep a provisional result: it gets the fresh parse at once.
+      if (document && !this.support.diagnosticRefresh) this.guard(() => document.reparseAfresh());
       const diagnostics = document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : [];
+      if (document?.provisionalTree) this.scheduleSettle(document);
       return { kind: DocumentDiagnosticReportKind.Full, items: diagnostics };
     });
     c.languages.diagnostics.onWorkspace((params, token) => this.workspaceDiagnostics(params.previousResultIds, token));
@@ -298,9 +300,9 @@ export class SynclintServer {
   }
 
   /**
-   * Diagnostics from a provisional tree (see `OpenDocument.provisionalTree`) are published at once; once no
-   * change has come for `settleDelayMs`, the text is parsed afresh and published again, so what stays on
-   * screen always equals a fresh lint. Typing never waits for the fresh parse.
+   * Diagnostics from a provisional tree (see `OpenDocument.provisionalTree`) are published (or pulled) at once;
+   * once no change has come for `settleDelayMs`, the text is parsed afresh and published again (or the client
+   * asked to pull again), so what stays on screen always equals a fresh lint. Typing never waits for it.
    */
   private scheduleSettle(document: OpenDocument): void {
     this.cancelSettle(document.uri);
@@ -309,7 +311,9 @@ export class SynclintServer {
       this.settleTimers.delete(document.uri);
       if (this.documents.get(document.uri) !== document || document.version !== version) return;
       this.guard(() => document.reparseAfresh());
-      this.publish(document);
+      // Pull clients ask again when told to; push clients are sent the settled diagnostics.
+      if (this.support.pullDiagnostics) this.connection.languages.diagnostics.refresh();
+      else this.publish(document);
     }, this.settleDelayMs);
     this.settleTimers.set(document.uri, timer);
   }

@@ -246,14 +246,28 @@ function boundByEnclosingFunction(identifier: SyntaxNode, name: string, scopes: 
   return false;
 }
 
-/** `x.name`, `def name`, `class name`, `f(name=...)`: identifiers that never resolve to a binding. */
+/** `x.name`, `def name`, `class name`, `f(name=...)`, `def f(name)`: identifiers that never resolve to a binding. */
 function isNotARead(identifier: SyntaxNode): boolean {
   const parent = identifier.parent;
   if (!parent) return false;
-  if (parent.type === "attribute") return identifier.field === "attribute";
-  if (parent.type === "function_definition" || parent.type === "class_definition") return identifier.field === "name";
-  if (parent.type === "keyword_argument") return identifier.field === "name";
-  return false;
+  switch (parent.type) {
+    case "attribute":
+      return identifier.field === "attribute";
+    case "function_definition":
+    case "class_definition":
+    case "keyword_argument":
+    case "default_parameter":
+    case "typed_default_parameter":
+      return identifier.field === "name";
+    case "parameters":
+    case "list_splat_pattern":
+    case "dictionary_splat_pattern":
+      return true;
+    case "typed_parameter":
+      return identifier.field !== "type";
+    default:
+      return false;
+  }
 }
 
 function insideFunction(node: SyntaxNode, statement: SyntaxNode): boolean {

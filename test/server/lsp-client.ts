@@ -22,6 +22,8 @@ export class TestClient {
   readonly progressCreated: Array<string | number> = [];
   /** `synclint/timing` notifications (sent with `initializationOptions.reportTimings`). */
   readonly timings: Array<{ uri: string; version: number; milliseconds: number }> = [];
+  /** `workspace/diagnostic/refresh` requests received. */
+  refreshes = 0;
   /** `synclint/settled` notifications (with `reportTimings`): the diagnostics of that version are final. */
   readonly settled: Array<{ uri: string; version: number }> = [];
   /** When set, `window/workDoneProgress/create` is answered with an error. */
@@ -43,7 +45,11 @@ export class TestClient {
     this.connection.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => this.settings));
     this.connection.onRequest("client/registerCapability", () => null);
     this.connection.onRequest("window/showDocument", () => ({ success: true }));
-    this.connection.onRequest("workspace/diagnostic/refresh", () => null);
+    this.connection.onRequest("workspace/diagnostic/refresh", () => {
+      this.refreshes++;
+      for (const wake of this.waiters.splice(0)) wake();
+      return null;
+    });
     this.connection.onNotification("window/showMessage", (params: { type: number; message: string }) => this.messages.push(params));
     this.connection.onNotification("synclint/timing", (params: { uri: string; version: number; milliseconds: number }) => this.timings.push(params));
     this.connection.onNotification("synclint/settled", (params: { uri: string; version: number }) => {

@@ -319,6 +319,48 @@ describe("language server (stdio)", function () {
     assert.strictEqual(client.published.length, 0, "no push diagnostics when the client pulls");
   });
 
+  it("publishes a region with a syntax error at once, then the fresh parse's diagnostics once typing stops", async () => {
+    client = new TestClient();
+    await client.initialize({}, null, { reportTimings: true, settleDelayMs: 100 });
+    const uri = uriOf("settle.py");
+    await client.open(uri, TRAIN);
+    await client.settledDiagnostics(uri, 1);
+    // `loss.backward(` leaves a parenthesis open inside `train`: only the statements around it are parsed again.
+    const at = TRAIN.indexOf("loss.backward()") + "loss.backward(".length;
+    const line = TRAIN.slice(0, at).split("\n").length - 1;
+    const character = at - TRAIN.lastIndexOf("\n", at - 1) - 1;
+    await client.change(uri, 2, [{ range: { start: { line, character }, end: { line, character: character + 1 } }, text: "" }]);
+    const first = await client.diagnostics(uri, 2);
+    assert.ok(first.diagnostics.some((d: { code?: unknown }) => d.code === "parse-error"), JSON.stringify(first.diagnostics));
+    assert.ok(!client.settled.some((s) => s.version === 2), "a provisional result is not settled");
+    await client.settledDiagnostics(uri, 2);
+    const settled = client.published.filter((p) => p.uri === uri && p.version === 2);
+    assert.strictEqual(settled.length, 2, "published once from the region, once from the fresh parse");
+    const text = TRAIN.slice(0, at) + TRAIN.slice(at + 1);
+    assert.deepStrictEqual(simplify(settled[1].diagnostics), expected(text, "settle.py", "utf-16"));
+    const timing = client.timings.find((t) => t.uri === uri && t.version === 2) as { syntaxErrors?: boolean } | undefined;
+    assert.strictEqual(timing?.syntaxErrors, true);
+  });
+
+  it("asks a pulling client to pull again once a region with a syntax error has been parsed afresh", async () => {
+    client = new TestClient();
+    await client.initialize({ textDocument: { diagnostic: { dynamicRegistration: false } }, workspace: { diagnostics: { refreshSupport: true } } }, null, { settleDelayMs: 50 });
+    const uri = uriOf("pull-settle.py");
+    await client.open(uri, TRAIN);
+    await client.request("textDocument/diagnostic", { textDocument: { uri } });
+    const at = TRAIN.indexOf("optimizer.step()") + "optimizer.step(".length;
+    const line = TRAIN.slice(0, at).split("\n").length - 1;
+    const character = at - TRAIN.lastIndexOf("\n", at - 1) - 1;
+    await client.change(uri, 2, [{ range: { start: { line, character }, end: { line, character: character + 1 } }, text: "" }]);
+    const before = client.refreshes;
+    const provisional = await client.request("textDocument/diagnostic", { textDocument: { uri } });
+    assert.ok(provisional.items.some((d: { code?: unknown }) => d.code === "parse-error"));
+    await client.until(() => client!.refreshes > before, "a diagnostic refresh request");
+    const report = await client.request("textDocument/diagnostic", { textDocument: { uri } });
+    const text = TRAIN.slice(0, at) + TRAIN.slice(at + 1);
+    assert.deepStrictEqual(simplify(report.items), expected(text, "pull-settle.py", "utf-16"));
+  });
+
   it("applies client settings (severity override, enable) via workspace/configuration", async () => {
     client = new TestClient();
     client.settings = { severity: { "item-in-hot-path": "error" } };
