@@ -52,11 +52,17 @@ export class IncrementalLinter {
     const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
     const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);
     let walked = 0;
-    const linted = lintStatements(text, syntax, { ...options, source, statementsMentioning: (name) => index.mentioners.get(name) }, (statement) => {
+    const lintOptions: LintOptions = { ...options, source, statementsMentioning: (name) => index.mentioners.get(name) };
+    let linted = lintStatements(text, syntax, lintOptions, (statement) => {
       const kept = reuse?.lints.get(statement);
       if (!kept) walked++;
       return kept;
     });
+    // A rule that threw is skipped for the rest of the walk, so the statements after it must be walked too.
+    if (linted.ruleFailed && walked < syntax.root.children.length) {
+      linted = lintStatements(text, syntax, lintOptions);
+      walked = syntax.root.children.length;
+    }
     this.lastWalked = { walked, statements: syntax.root.children.length };
     // A rule that threw is skipped for the rest of its walk: what follows depends on the order, so start afresh.
     if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
@@ -219,6 +225,8 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
     if (node.type === "identifier") {
       const name = text.slice(node.start, node.end);
       names.identifiers.add(name);
+      // Fixes also ask whether a name is declared `global`/`nonlocal` anywhere: a change to that is a change of names.
+      if (node.parent?.type === "global_statement" || node.parent?.type === "nonlocal_statement") names.identifiers.add(`${node.parent.type} ${name}`);
       if (isNotARead(node)) continue;
       names.mentions.add(name);
       if (!boundByEnclosingFunction(node, name, scopes, statement)) names.reads.add(name);

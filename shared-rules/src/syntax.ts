@@ -126,8 +126,12 @@ function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void
     // ERROR nodes carry tree-sitter's reserved symbol id, outside the language's type table.
     const isError = typeId === ERROR_TYPE_ID;
     const type = isError ? "ERROR" : names[typeId];
-    if (sinks.mayHaveMissing && cursor.nodeIsMissing) {
-      sinks.problems.push({ offset: cursor.startIndex, kind: type });
+    const missing = sinks.mayHaveMissing && cursor.nodeIsMissing;
+    // A missing token is a problem; a missing named node (the `attribute` of `x.()`) is also kept, empty, so
+    // that every node has the fields its type promises.
+    if (missing) sinks.problems.push({ offset: cursor.startIndex, kind: type });
+    if (missing && !named[typeId]) {
+      // nothing to keep
     } else if (isError || named[typeId]) {
       // Each top-level statement and each comment moves on its own anchor; other nodes share their owner's.
       const anchor = type === "comment" || owner.parent === null ? { offset: 0 } : owner.anchor;

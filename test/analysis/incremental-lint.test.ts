@@ -606,10 +606,16 @@ describe("IncrementalLinter", () => {
       s.undo();
       assert.deepStrictEqual(s.lint().findings, before.findings);
 
-      // `# glob NUM_CLASSES` -> `# global NUM_CLASSES`, in a comment: the one_hot fix reads the whole text for `global NUM_CLASSES`.
+      // `# glob NUM_CLASSES` -> `# global NUM_CLASSES`: a comment declares nothing, the one_hot fix stays.
       const comment = s.text.indexOf("# glob") + "# glob".length;
       s.apply({ start: comment, end: comment, inserted: "al" });
-      assert.ok(!fixTexts(s.lint(), "data-dependent-shape").some((t) => t.includes("NUM_CLASSES")), "no num_classes fix once the text declares NUM_CLASSES global");
+      assert.ok(fixTexts(s.lint(), "data-dependent-shape").some((t) => t.includes("NUM_CLASSES")), "a comment does not declare NUM_CLASSES global");
+      s.undo();
+      assert.deepStrictEqual(s.lint().findings, before.findings);
+
+      // `global other` -> `global NUM_CLASSES` in reset(), same line count: the one_hot fix in train() goes.
+      s.apply({ start: declared, end: declared + "other".length, inserted: "NUM_CLASSES" });
+      assert.ok(!fixTexts(s.lint(), "data-dependent-shape").some((t) => t.includes("NUM_CLASSES")), "no num_classes fix once reset() declares NUM_CLASSES global");
       s.undo();
       assert.deepStrictEqual(s.lint().findings, before.findings);
     });

@@ -434,7 +434,7 @@ function oneHotFix(call: SyntaxNode, classes: SyntaxNode | undefined, context: R
       const value = bindings[0].value;
       if (!value || unparenthesized(value).type !== "integer") continue;
       if (resolveBinding(name, call.start, scope) !== bindings[0]) continue;
-      if (new RegExp(`\\b(global|nonlocal)\\s+([\\w\\s,]*,\\s*)?${name}\\b`).test(text)) continue;
+      if (declaredShared(context.analysis.tree.root, name, text)) continue;
       const edit = classes ? { start: classes.start, end: classes.end, text: name } : addKeywordArgument(call, `num_classes=${name}`);
       if (!edit) return [];
       return [{ title: `Pass \`num_classes=${name}\` to \`one_hot\``, safe: false, edits: [edit] }];
