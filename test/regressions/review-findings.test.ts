@@ -170,4 +170,11 @@ describe("regressions from the engine review", () => {
     const findings = lint(code, ["sync-in-compiled-region"]).findings;
     assert.deepStrictEqual(findings.map((f) => [f.rule, f.line]), [["sync-in-compiled-region", 4]]);
   });
+  it("an attribute with its name missing (`x.()`) is a located parse error, not a rule or analysis failure", () => {
+    for (const code of ["class Net(nn.Module):\n    def forward(self, x):\n        return super().forward.()\n", "x = t.any.()\nif t.sum.():\n    pass\n", "for b in loader:\n    loss = model(b).item.()\n"]) {
+      const result = lintSource(`import torch\n${code}`, { config: resolveConfig({ preset: "strict" }, process.cwd()) });
+      assert.deepStrictEqual(result.problems.map((p) => p.kind), ["parse-error"], `${code}: ${JSON.stringify(result.problems)}`);
+      assert.match(result.problems[0].message, /expected `identifier`/);
+    }
+  });
 });
