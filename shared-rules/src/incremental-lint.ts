@@ -185,6 +185,7 @@ function someMissing(from: Set<string>, other: Set<string>): boolean {
 
 /** A statement's lint with every offset moved past the edit; undefined when an offset lay inside the edit. */
 function movedLint(lint: StatementLint, move: (offset: number) => number | undefined): StatementLint | undefined {
+  if (lint.findings.length === 0 && lint.pythonOnly.length === 0) return lint;
   const pythonOnly = [];
   for (const problem of lint.pythonOnly) {
     const offset = move(problem.offset);

@@ -242,10 +242,11 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   for (const statement of syntax.root.children) {
     let lint = reuse?.(statement);
     // A kept lint has its offsets moved with the text; its lines and columns are found again.
-    if (lint) lint = { findings: lint.findings.map((finding) => ({ ...finding, ...locate(finding.start, finding.end) })), pythonOnly: lint.pythonOnly };
-    else {
+    if (!lint) {
       current = lint = { findings: [], pythonOnly: [] };
       walk(statement);
+    } else if (lint.findings.length > 0) {
+      lint = { findings: lint.findings.map((finding) => ({ ...finding, ...locate(finding.start, finding.end) })), pythonOnly: lint.pythonOnly };
     }
     statements.set(statement, lint);
   }

@@ -79,25 +79,47 @@ export function boundInFile(root: SyntaxNode, name: string, text: string): boole
 
 const boundNames = new WeakMap<SyntaxNode, Set<string>>();
 
-/** The names `collect` finds in the whole file that `node` belongs to, found once per file and kept in `cache`. */
+/**
+ * The names `collect` finds in the whole file that `node` belongs to: gathered per top-level statement (kept
+ * while the statement is unchanged, as the server keeps them across edits) and joined once per file.
+ */
 function namesOfFile(node: SyntaxNode, cache: WeakMap<SyntaxNode, Set<string>>, collect: (node: SyntaxNode, add: (name: string) => void) => void): Set<string> {
   let top = node;
   while (top.parent) top = top.parent;
   let names = cache.get(top);
   if (!names) {
     const found = new Set<string>();
-    const add = (name: string) => found.add(name);
-    const stack = [top];
-    while (stack.length > 0) {
-      const current = stack.pop()!;
-      stack.push(...current.children);
-      collect(current, add);
+    collect(top, (name) => found.add(name));
+    for (const statement of top.children) {
+      let own = cache.get(statement);
+      if (!own) {
+        const statementNames = new Set<string>();
+        const add = (name: string) => statementNames.add(name);
+        const stack = [statement];
+        while (stack.length > 0) {
+          const current = stack.pop()!;
+          stack.push(...current.children);
+          collect(current, add);
+        }
+        cache.set(statement, statementNames);
+        own = statementNames;
+      }
+      for (const name of own) found.add(name);
     }
     cache.set(top, found);
     names = found;
   }
   return names;
 }
+
+/** Is `name` used as a variable anywhere in the file (read, written, declared)? */
+export function usedInFile(root: SyntaxNode, name: string, text: string): boolean {
+  return namesOfFile(root, variableNames, (node, add) => {
+    if (isVariable(node)) add(text.slice(node.start, node.end));
+  }).has(name);
+}
+
+const variableNames = new WeakMap<SyntaxNode, Set<string>>();
 
 /** How a use of a name takes part in its statement. */
 export type UseKind = "read" | "assign" | "augmented" | "other-write";

@@ -14,7 +14,7 @@
  */
 import type { Fix, RuleContext, TextEdit } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { enclosingLoop, identifierUses, truthReads, useKind } from "./facts";
+import { enclosingLoop, identifierUses, truthReads, usedInFile, useKind } from "./facts";
 import { replaceNode } from "./edits";
 import { insertLinesBefore } from "./indentation";
 import { isBooleanTensor, isBuiltin, isPureTest, isSimpleComparison, isTensorItem } from "./tensor-tests";
@@ -95,7 +95,7 @@ function loopCounter(loop: SyntaxNode, context: RuleContext): { name: string; ed
 /** `for x, y in loader:` → `for step, (x, y) in enumerate(loader):`, with a counter name used nowhere in the file. */
 function enumerateEdits(loop: SyntaxNode, left: SyntaxNode, right: SyntaxNode, context: RuleContext): { name: string; edits: TextEdit[] } | undefined {
   const text = context.analysis.source.text;
-  const name = COUNTER_NAMES.find((candidate) => identifierUses(context.analysis.tree.root, candidate, text).length === 0);
+  const name = COUNTER_NAMES.find((candidate) => !usedInFile(context.analysis.tree.root, candidate, text));
   if (!name) return undefined;
   const target = left.type === "pattern_list" ? `(${context.text(left)})` : ["identifier", "tuple_pattern", "list_pattern"].includes(left.type) ? context.text(left) : undefined;
   if (!target || ["expression_list", "ERROR"].includes(right.type)) return undefined;
@@ -112,7 +112,7 @@ function periodConstant(loop: SyntaxNode, context: RuleContext): TextEdit[] | un
   const assignment = previous?.type === "expression_statement" ? previous.children[0] : undefined;
   if (assignment?.type === "assignment" && context.text(childByField(assignment, "left")!) === CHECK_EVERY && childByField(assignment, "right")?.type === "integer") return [];
   const text = context.analysis.source.text;
-  if (identifierUses(context.analysis.tree.root, CHECK_EVERY, text).length > 0) return undefined;
+  if (usedInFile(context.analysis.tree.root, CHECK_EVERY, text)) return undefined;
   const declaration = insertLinesBefore(text, loop, [`${CHECK_EVERY} = ${DEFAULT_PERIOD}  # steps between checks; each check waits for the GPU`]);
   return declaration ? [declaration] : undefined;
 }
