@@ -2,7 +2,7 @@
  * Open documents: text, and the syntax tree kept in step with every edit by re-parsing only the top-level
  * statements around it (`spliceSyntaxTree`); no tree-sitter tree outlives a parse.
  */
-import { SourceText, buildSyntaxTree, parsePython, spliceSyntaxTree } from "synclint-rules";
+import { SourceText, parseSyntaxTree, spliceSyntaxTree } from "synclint-rules";
 import type { PositionEncoding, SyntaxTree, TextChange } from "synclint-rules";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver";
 import { toOffset } from "./positions";
@@ -41,7 +41,7 @@ export class OpenDocument {
       this.previousSyntax = undefined;
       this.change = undefined;
       const spliced = previous && change ? spliceSyntaxTree(previous, this.currentText, change) : undefined;
-      this.currentSyntax = spliced ?? freshSyntax(this.currentText);
+      this.currentSyntax = spliced ?? parseSyntaxTree(this.currentText);
       // A region that does not parse cleanly may parse differently inside the whole text.
       this.provisional = !!spliced && spliced.problems.length > 0;
       this.parsed(this);
@@ -61,7 +61,7 @@ export class OpenDocument {
   /** Replaces a provisional syntax tree with a fresh parse of the same text; false when there was nothing to replace. */
   reparseAfresh(): boolean {
     if (!this.provisionalTree) return false;
-    this.currentSyntax = freshSyntax(this.currentText);
+    this.currentSyntax = parseSyntaxTree(this.currentText);
     this.provisional = false;
     this.parsed(this);
     return true;
@@ -135,14 +135,6 @@ export class OpenDocument {
   }
 }
 
-function freshSyntax(text: string): SyntaxTree {
-  const tree = parsePython(text);
-  try {
-    return buildSyntaxTree(tree);
-  } finally {
-    tree.delete();
-  }
-}
 
 /** How many documents keep their trees between edits (the ones edited last). */
 const WARM_DOCUMENTS = 8;

@@ -91,34 +91,11 @@ export class IncrementalLinter {
 
     const reached = new Set<SyntaxNode>(changed);
     // Through the names read: definitions that changed, and the readers of what their readers bind.
-    const definitions: string[] = [];
-    for (const entry of edited) definitions.push(...entry.binds);
-    const seenDefinitions = new Set<string>();
-    while (definitions.length > 0) {
-      const name = definitions.pop()!;
-      if (seenDefinitions.has(name)) continue;
-      seenDefinitions.add(name);
-      for (const reader of index.readers.get(name) ?? NO_STATEMENTS) {
-        if (reached.has(reader)) continue;
-        reached.add(reader);
-        definitions.push(...names(reader).binds);
-      }
-    }
+    spread(edited.flatMap((entry) => [...entry.binds]), index.readers, (reader) => names(reader).binds, reached);
     // Through the names bound: what the edited and reached statements mention may now be called differently.
-    const mentioned: string[] = [];
-    for (const entry of edited) mentioned.push(...entry.mentions);
+    const mentioned = edited.flatMap((entry) => [...entry.mentions]);
     for (const statement of reached) mentioned.push(...names(statement).mentions);
-    const seenMentions = new Set<string>();
-    while (mentioned.length > 0) {
-      const name = mentioned.pop()!;
-      if (seenMentions.has(name)) continue;
-      seenMentions.add(name);
-      for (const binder of index.binders.get(name) ?? NO_STATEMENTS) {
-        if (reached.has(binder)) continue;
-        reached.add(binder);
-        mentioned.push(...names(binder).mentions);
-      }
-    }
+    spread(mentioned, index.binders, (binder) => names(binder).mentions, reached);
 
     const linesMoved = lineCount !== previous.lineCount;
     const before = new Set<string>();
@@ -142,6 +119,24 @@ export class IncrementalLinter {
 }
 
 const NO_STATEMENTS: ReadonlySet<SyntaxNode> = new Set();
+
+/**
+ * Adds to `reached` every statement that `statementsBy` lists for one of `names`, and goes on with the names
+ * `next` gives of each statement added.
+ */
+function spread(names: string[], statementsBy: Map<string, Set<SyntaxNode>>, next: (statement: SyntaxNode) => Iterable<string>, reached: Set<SyntaxNode>): void {
+  const seen = new Set<string>();
+  while (names.length > 0) {
+    const name = names.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const statement of statementsBy.get(name) ?? NO_STATEMENTS) {
+      if (reached.has(statement)) continue;
+      reached.add(statement);
+      names.push(...next(statement));
+    }
+  }
+}
 
 /** Which statements read, bind and mention each name; kept up to date across edits. */
 class NameIndex {

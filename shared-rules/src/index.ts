@@ -1,7 +1,7 @@
 /** synclint's engine, with no editor dependency: the CLI, the server and the ESLint plugin build on this. */
 export { initParser, isParserReady, parsePython, pythonLanguage, walkTree } from "./parser";
 export type { Tree, Edit, TreeWalk } from "./parser";
-export { buildSyntaxTree, spliceSyntaxTree } from "./syntax";
+export { buildSyntaxTree, parseSyntaxTree, spliceSyntaxTree } from "./syntax";
 export type { SyntaxChange, TextChange } from "./syntax";
 export type { SyntaxNode, SyntaxTree } from "./syntax";
 export { SourceText } from "./source-text";

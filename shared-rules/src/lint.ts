@@ -2,8 +2,8 @@
  * The engine: parse, analyse once, run every enabled rule's visitor in one walk, apply hot-path policy,
  * compiled-region re-labelling, severities and suppressions.
  */
-import { parsePython, Tree } from "./parser";
-import { SyntaxNode, SyntaxTree, buildSyntaxTree } from "./syntax";
+import type { Tree } from "./parser";
+import { SyntaxNode, SyntaxTree, buildSyntaxTree, parseSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
 import type { SiteContext } from "./analysis/hot-paths";
@@ -72,17 +72,7 @@ export interface LintOptions {
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
-  let syntax: SyntaxTree;
-  if (options.tree) syntax = buildSyntaxTree(options.tree);
-  else {
-    const tree = parsePython(text);
-    try {
-      syntax = buildSyntaxTree(tree);
-    } finally {
-      tree.delete();
-    }
-  }
-  return lintSyntaxTree(text, syntax, options);
+  return lintSyntaxTree(text, options.tree ? buildSyntaxTree(options.tree) : parseSyntaxTree(text), options);
 }
 
 export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {

@@ -65,15 +65,9 @@ export class SourceText {
 
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.lineStarts[middle] <= clamped) low = middle;
-      else high = middle - 1;
-    }
+    const line = this.lineOf(clamped);
     // An offset inside a line break (between `\r` and `\n`) belongs to the end of its line.
-    return { line: low, character: Math.min(clamped, this.lineEnd(low)) - this.lineStarts[low] };
+    return { line, character: Math.min(clamped, this.lineEnd(line)) - this.lineStarts[line] };
   }
 
   /**
@@ -81,6 +75,12 @@ export class SourceText {
    * between `\r` and `\n` counts the `\r`, unlike `position`).
    */
   point(offset: number): { row: number; column: number } {
+    const row = this.lineOf(offset);
+    return { row, column: offset - this.lineStarts[row] };
+  }
+
+  /** The line whose start is the last one at or before `offset`. */
+  private lineOf(offset: number): number {
     let low = 0;
     let high = this.lineStarts.length - 1;
     while (low < high) {
@@ -88,7 +88,7 @@ export class SourceText {
       if (this.lineStarts[middle] <= offset) low = middle;
       else high = middle - 1;
     }
-    return { row: low, column: offset - this.lineStarts[low] };
+    return low;
   }
 
   /** The offset of a UTF-16 position; characters past the end of the line clamp to its end. */

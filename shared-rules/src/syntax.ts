@@ -180,6 +180,16 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
   }
 }
 
+/** Parses `text` and copies its tree (the tree-sitter tree is freed at once). */
+export function parseSyntaxTree(text: string): SyntaxTree {
+  const tree = parsePython(text);
+  try {
+    return buildSyntaxTree(tree);
+  } finally {
+    tree.delete();
+  }
+}
+
 /** Where the text changed since the tree a derived tree reuses: the new text's `[start, end)` and the length change. */
 export interface SyntaxChange {
   start: number;
@@ -217,24 +227,18 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
   let from = Math.max(0, Math.min(first, last + 1) - 1);
   let to = Math.min(statements.length - 1, Math.max(last, first - 1) + 1);
   // The region's ends must be statements that start a line (an ERROR may start mid-line).
-  const oldText = (offset: number) => (offset < edit.start ? text.charCodeAt(offset) : text.charCodeAt(offset + delta));
-  const startsLine = (statement: SyntaxNode) => statement.start === 0 || oldText(statement.start - 1) === 10 || oldText(statement.start - 1) === 13;
+  const oldCode = (offset: number) => (offset < edit.start ? text.charCodeAt(offset) : text.charCodeAt(offset + delta));
+  const startsLine = (statement: SyntaxNode) => startsLogicalLine(oldCode, statement.start);
   while (from > 0 && !startsLine(statements[from])) from--;
   while (to + 1 < statements.length && !startsLine(statements[to + 1])) to++;
   const regionStart = from === 0 ? 0 : statements[from].start;
   const oldRegionEnd = to + 1 < statements.length ? statements[to + 1].start : oldLength;
   const regionEnd = oldRegionEnd + delta;
   if (regionStart > edit.start || oldRegionEnd < edit.oldEnd || regionEnd < regionStart) return undefined;
-  if (!atLineStart(text, regionStart) || (regionEnd < text.length && !atLineStart(text, regionEnd))) return undefined;
+  const newCode = (offset: number) => text.charCodeAt(offset);
+  if (!startsLogicalLine(newCode, regionStart) || (regionEnd < text.length && !startsLogicalLine(newCode, regionEnd))) return undefined;
 
-  languageTables();
-  const tree = parsePython(text.slice(regionStart, regionEnd));
-  let region: SyntaxTree;
-  try {
-    region = buildSyntaxTree(tree);
-  } finally {
-    tree.delete();
-  }
+  const region = parseSyntaxTree(text.slice(regionStart, regionEnd));
   if (region.root.type !== "module") return undefined;
 
   const spliced = new MutableNode("module", 0, text.length, null, null, NO_TOKENS, { offset: 0 });
@@ -273,10 +277,16 @@ function shifted(node: SyntaxNode, shift: number): SyntaxNode {
   return node;
 }
 
-function atLineStart(text: string, offset: number): boolean {
+/** Does a logical line start at `offset`: after a line break (a lone `\r` too) that no backslash escapes? */
+function startsLogicalLine(code: (offset: number) => number, offset: number): boolean {
   if (offset === 0) return true;
-  const before = text.charCodeAt(offset - 1);
-  return before === 10 || (before === 13 && text.charCodeAt(offset) !== 10);
+  const before = code(offset - 1);
+  let lineBreak = offset - 1;
+  if (before === 10) {
+    if (offset >= 2 && code(offset - 2) === 13) lineBreak = offset - 2;
+  } else if (before !== 13 || code(offset) === 10) return false;
+  // `\` before the line break joins the next line to this one.
+  return lineBreak === 0 || code(lineBreak - 1) !== 92;
 }
 
 export function childByField(node: SyntaxNode, field: string): SyntaxNode | undefined {

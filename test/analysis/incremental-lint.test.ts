@@ -11,7 +11,7 @@
  */
 import * as assert from "assert";
 import fc from "fast-check";
-import { IncrementalLinter, buildSyntaxTree, initParser, lintSyntaxTree, parsePython, resolveConfig, rules, spliceSyntaxTree } from "synclint-rules";
+import { IncrementalLinter, initParser, lintSyntaxTree, parseSyntaxTree, resolveConfig, rules, spliceSyntaxTree } from "synclint-rules";
 import type { Finding, LintOptions, LintResult, Rule, SyntaxNode, SyntaxTree } from "synclint-rules";
 import { py } from "../helpers";
 import { Step, TextChange, describeChange, fileSpecArbitrary, renderFile, resolveEdit, stepsArbitrary } from "./training-files";
@@ -67,14 +67,7 @@ function difference(actual: LintResult, expected: LintResult): string {
 }
 
 /** The syntax tree of a fresh parse of the whole text. */
-function freshSyntax(text: string): SyntaxTree {
-  const tree = parsePython(text);
-  try {
-    return buildSyntaxTree(tree);
-  } finally {
-    tree.delete();
-  }
-}
+const freshSyntax = parseSyntaxTree;
 
 let clones = 0;
 

@@ -1,6 +1,6 @@
 import * as assert from "assert";
 import fc from "fast-check";
-import { initParser, parsePython, buildSyntaxTree, spliceSyntaxTree } from "synclint-rules";
+import { initParser, parseSyntaxTree, spliceSyntaxTree } from "synclint-rules";
 import type { SyntaxNode, SyntaxTree } from "synclint-rules";
 
 /** A structural dump of a syntax tree: every node's type, range, field and tokens, plus comments and problems. */
@@ -9,14 +9,7 @@ function dump(tree: SyntaxTree): unknown {
   return { root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end]), problems: tree.problems };
 }
 
-function fresh(text: string): SyntaxTree {
-  const tree = parsePython(text);
-  try {
-    return buildSyntaxTree(tree);
-  } finally {
-    tree.delete();
-  }
-}
+const fresh = parseSyntaxTree;
 
 const BASE = [
   "import torch  # top comment",
@@ -121,5 +114,16 @@ describe("spliced syntax tree", () => {
     const repaired = spliceSyntaxTree(spliced, BASE, { start: at + 14, oldEnd: at + 14, newEnd: at + 15 })!;
     assert.deepStrictEqual(repaired.problems, []);
     assert.deepStrictEqual(dump(repaired), dump(fresh(BASE)));
+  });
+  it("never cuts the region after a backslash that joins two lines", () => {
+    // Found by fuzzing: `xx\` + newline + `loss.backward()` is one logical line, an error as a whole.
+    const text = "xx\\\nloss.backward()x";
+    const spliced = spliceSyntaxTree(fresh("x\\\nloss.backward()x"), text, { start: 0, oldEnd: 0, newEnd: 1 });
+    assert.ok(fresh(text).problems.length > 0);
+    assert.ok(!spliced || spliced.problems.length > 0, "the region must not end at the joined line");
+    const joined = "total = 1 + \\\n2\ny = 3\n";
+    const edited = joined.replace("2", "22");
+    const again = spliceSyntaxTree(fresh(joined), edited, { start: joined.indexOf("2"), oldEnd: joined.indexOf("2"), newEnd: joined.indexOf("2") + 1 });
+    if (again) assert.deepStrictEqual(dump(again), dump(fresh(edited)));
   });
 });
