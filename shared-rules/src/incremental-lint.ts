@@ -32,10 +32,10 @@ interface Previous {
  * indexed by name, whatever the name resolves to), and every identifier (fixes pick names free in the file).
  */
 interface StatementNames {
-  reads: Set<string>;
-  binds: Set<string>;
-  mentions: Set<string>;
-  identifiers: Set<string>;
+  reads: readonly string[];
+  binds: readonly string[];
+  mentions: readonly string[];
+  identifiers: readonly string[];
 }
 const namesByStatement = new WeakMap<SyntaxNode, StatementNames>();
 
@@ -91,9 +91,9 @@ export class IncrementalLinter {
 
     const reached = new Set<SyntaxNode>(changed);
     // Through the names read: definitions that changed, and the readers of what their readers bind.
-    spread(edited.flatMap((entry) => [...entry.binds]), index.readers, (reader) => names(reader).binds, reached);
+    spread(edited.flatMap((entry) => entry.binds), index.readers, (reader) => names(reader).binds, reached);
     // Through the names bound: what the edited and reached statements mention may now be called differently.
-    const mentioned = edited.flatMap((entry) => [...entry.mentions]);
+    const mentioned = edited.flatMap((entry) => entry.mentions);
     for (const statement of reached) mentioned.push(...names(statement).mentions);
     spread(mentioned, index.binders, (binder) => names(binder).mentions, reached);
 
@@ -209,9 +209,9 @@ function movedLint(lint: StatementLint, move: (offset: number) => number | undef
 }
 
 function namesOf(statement: SyntaxNode, text: string): StatementNames {
-  let names = namesByStatement.get(statement);
-  if (names) return names;
-  names = { reads: new Set(), binds: new Set(moduleNamesBoundBy(statement, text)), mentions: new Set(), identifiers: new Set() };
+  const known = namesByStatement.get(statement);
+  if (known) return known;
+  const names = { reads: new Set<string>(), binds: new Set(moduleNamesBoundBy(statement, text)), mentions: new Set<string>(), identifiers: new Set<string>() };
   const scopes = new Map<SyntaxNode, Scope>();
   for (const scope of functionScopesIn(statement, text)) scopes.set(scope.node, scope);
   const stack = [statement];
@@ -234,8 +234,10 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
       if (target !== left && target?.type === "identifier") names.binds.add(text.slice(target.start, target.end));
     }
   }
-  namesByStatement.set(statement, names);
-  return names;
+  // Kept as arrays: a file's worth of small sets is most of what the index costs in memory.
+  const kept: StatementNames = { reads: [...names.reads], binds: [...names.binds], mentions: [...names.mentions], identifiers: [...names.identifiers] };
+  namesByStatement.set(statement, kept);
+  return kept;
 }
 
 /** Does a function around `identifier` (inside the statement) bind its name? Then it never reads the module's. */
