@@ -16,6 +16,7 @@ import type { SyntaxNode, SyntaxTree } from "./syntax";
 import { LintOptions, LintResult, StatementLint, fileFacts, lintStatements } from "./lint";
 import { Scope, functionScopesIn, moduleNamesBoundBy } from "./analysis/scopes";
 import { SourceText } from "./source-text";
+import { statementNameFacts } from "./fixes/facts";
 
 interface Previous {
   syntaxId: number;
@@ -146,7 +147,11 @@ class NameIndex {
 
   static of(statements: readonly SyntaxNode[], text: string): NameIndex {
     const index = new NameIndex();
-    for (const statement of statements) index.add(statement, namesOf(statement, text));
+    for (const statement of statements) {
+      index.add(statement, namesOf(statement, text));
+      // Gathered now, with the file: the first fix after an edit then asks the file's names without walking it.
+      statementNameFacts(statement, text);
+    }
     return index;
   }
 

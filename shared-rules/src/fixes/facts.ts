@@ -63,63 +63,69 @@ export function isVariable(node: SyntaxNode): boolean {
 
 /** `global name` / `nonlocal name` anywhere in the file: such names are shared and never safe to move. */
 export function declaredShared(root: SyntaxNode, name: string, text: string): boolean {
-  return namesOfFile(root, sharedNames, (node, add) => {
-    if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) add(text.slice(c.start, c.end));
-  }).has(name);
+  return namesOfFile(root, "shared", text).has(name);
 }
-
-const sharedNames = new WeakMap<SyntaxNode, Set<string>>();
 
 /** Is `name` assigned, imported, defined or otherwise bound anywhere in the file (say a builtin such as `enumerate`)? */
 export function boundInFile(root: SyntaxNode, name: string, text: string): boolean {
-  return namesOfFile(root, boundNames, (node, add) => {
-    if (isVariable(node) && useKind(node) !== "read") add(text.slice(node.start, node.end));
-  }).has(name);
-}
-
-const boundNames = new WeakMap<SyntaxNode, Set<string>>();
-
-/**
- * The names `collect` finds in the whole file that `node` belongs to: gathered per top-level statement (kept
- * while the statement is unchanged, as the server keeps them across edits) and joined once per file.
- */
-function namesOfFile(node: SyntaxNode, cache: WeakMap<SyntaxNode, Set<string>>, collect: (node: SyntaxNode, add: (name: string) => void) => void): Set<string> {
-  let top = node;
-  while (top.parent) top = top.parent;
-  let names = cache.get(top);
-  if (!names) {
-    const found = new Set<string>();
-    collect(top, (name) => found.add(name));
-    for (const statement of top.children) {
-      let own = cache.get(statement);
-      if (!own) {
-        const statementNames = new Set<string>();
-        const add = (name: string) => statementNames.add(name);
-        const stack = [statement];
-        while (stack.length > 0) {
-          const current = stack.pop()!;
-          stack.push(...current.children);
-          collect(current, add);
-        }
-        cache.set(statement, statementNames);
-        own = statementNames;
-      }
-      for (const name of own) found.add(name);
-    }
-    cache.set(top, found);
-    names = found;
-  }
-  return names;
+  return namesOfFile(root, "bound", text).has(name);
 }
 
 /** Is `name` used as a variable anywhere in the file (read, written, declared)? */
 export function usedInFile(root: SyntaxNode, name: string, text: string): boolean {
-  return namesOfFile(root, variableNames, (node, add) => {
-    if (isVariable(node)) add(text.slice(node.start, node.end));
-  }).has(name);
+  return namesOfFile(root, "used", text).has(name);
 }
 
-const variableNames = new WeakMap<SyntaxNode, Set<string>>();
+/** The names of one top-level statement that fixes ask the whole file about. */
+interface StatementNameFacts {
+  /** Variables used in any way. */
+  used: Set<string>;
+  /** Variables assigned, imported, defined or otherwise bound. */
+  bound: Set<string>;
+  /** Names declared `global` or `nonlocal`. */
+  shared: Set<string>;
+}
+
+/**
+ * Per top-level statement, gathered in one walk and kept while the statement is unchanged (as the server keeps
+ * statements across edits); the incremental linter gathers them when a file is opened, so that the first fix
+ * asked for after an edit does not walk the whole file.
+ */
+const nameFactsByStatement = new WeakMap<SyntaxNode, StatementNameFacts>();
+const nameFactsByFile = new WeakMap<SyntaxNode, Partial<Record<keyof StatementNameFacts, Set<string>>>>();
+
+export function statementNameFacts(statement: SyntaxNode, text: string): StatementNameFacts {
+  let facts = nameFactsByStatement.get(statement);
+  if (facts) return facts;
+  facts = { used: new Set(), bound: new Set(), shared: new Set() };
+  const stack = [statement];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) stack.push(child);
+    if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) facts.shared.add(text.slice(c.start, c.end));
+    if (!isVariable(node)) continue;
+    const name = text.slice(node.start, node.end);
+    facts.used.add(name);
+    if (useKind(node) !== "read") facts.bound.add(name);
+  }
+  nameFactsByStatement.set(statement, facts);
+  return facts;
+}
+
+/** One kind of names of the whole file that `node` belongs to, joined from its statements' once per file. */
+function namesOfFile(node: SyntaxNode, kind: keyof StatementNameFacts, text: string): Set<string> {
+  let top = node;
+  while (top.parent) top = top.parent;
+  let byKind = nameFactsByFile.get(top);
+  if (!byKind) nameFactsByFile.set(top, (byKind = {}));
+  let names = byKind[kind];
+  if (!names) {
+    names = new Set<string>();
+    for (const statement of top.children) for (const name of statementNameFacts(statement, text)[kind]) names.add(name);
+    byKind[kind] = names;
+  }
+  return names;
+}
 
 /** How a use of a name takes part in its statement. */
 export type UseKind = "read" | "assign" | "augmented" | "other-write";
