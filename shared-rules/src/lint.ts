@@ -1,6 +1,6 @@
 /**
- * The engine: parse, analyse once, run every enabled rule's visitor in one walk, apply hot-path policy,
- * compiled-region re-labelling, severities and suppressions.
+ * The engine: parse, analyse once, run every enabled rule's visitor in one walk per top-level statement, apply
+ * hot-path policy, compiled-region re-labelling, severities and suppressions.
  */
 import type { Tree } from "./parser";
 import { SyntaxNode, SyntaxTree, buildSyntaxTree, parseSyntaxTree } from "./syntax";
@@ -63,7 +63,7 @@ export interface LintOptions {
   reportUnusedSuppressions?: boolean;
   /** For tests of fault isolation: lint with these rules instead of the catalogue. */
   rules?: readonly Rule[];
-  /** A tree-sitter tree for this exact text (the server's incremental tree). */
+  /** A tree-sitter tree of this exact text, when the caller has parsed it already. */
   tree?: Tree;
   /** The text's lines, when the caller has them already (used only if its text is the linted text). */
   source?: SourceText;

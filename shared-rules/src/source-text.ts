@@ -70,15 +70,6 @@ export class SourceText {
     return { line, character: Math.min(clamped, this.lineEnd(line)) - this.lineStarts[line] };
   }
 
-  /**
-   * Tree-sitter's point of an offset: the row, and the UTF-16 code units since the row's start (an offset
-   * between `\r` and `\n` counts the `\r`, unlike `position`).
-   */
-  point(offset: number): { row: number; column: number } {
-    const row = this.lineOf(offset);
-    return { row, column: offset - this.lineStarts[row] };
-  }
-
   /** The line whose start is the last one at or before `offset`. */
   private lineOf(offset: number): number {
     let low = 0;
