@@ -704,7 +704,6 @@ function identifiersIn(root: SyntaxNode, text: string): string[] {
   return names;
 }
 
-/** The class whose method `node` is (or is in); nested functions of a method have none. */
 /** The calls of one top-level statement that the file's indexes need; reused while the statement is unchanged. */
 interface StatementCalls {
   functionCalls: Map<string, SyntaxNode[]>;
@@ -755,12 +754,14 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   return calls;
 }
 
+/** The top-level statement that holds `node`. */
 function topLevelStatementOf(node: SyntaxNode): SyntaxNode {
   let statement = node;
   while (statement.parent?.parent) statement = statement.parent;
   return statement;
 }
 
+/** The class whose method `node` is (or is in); nested functions of a method have none. */
 export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
   const fn = node.type === "function_definition" ? node : enclosingFunctionOf(node);
   let current = fn?.parent;
