@@ -2,8 +2,7 @@
  * The engine: parse, analyse once, run every enabled rule's visitor in one walk per top-level statement, apply
  * hot-path policy, compiled-region re-labelling, severities and suppressions.
  */
-import type { Tree } from "./parser";
-import { SyntaxNode, SyntaxTree, buildSyntaxTree, parseSyntaxTree } from "./syntax";
+import { SyntaxNode, SyntaxTree, parseSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
 import type { SiteContext } from "./analysis/hot-paths";
@@ -63,8 +62,6 @@ export interface LintOptions {
   reportUnusedSuppressions?: boolean;
   /** For tests of fault isolation: lint with these rules instead of the catalogue. */
   rules?: readonly Rule[];
-  /** A tree-sitter tree of this exact text, when the caller has parsed it already. */
-  tree?: Tree;
   /** The text's lines, when the caller has them already (used only if its text is the linted text). */
   source?: SourceText;
   /** The top-level statements that mention a name, when the caller keeps such an index (the incremental linter). */
@@ -72,7 +69,7 @@ export interface LintOptions {
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
-  return lintSyntaxTree(text, options.tree ? buildSyntaxTree(options.tree) : parseSyntaxTree(text), options);
+  return lintSyntaxTree(text, parseSyntaxTree(text), options);
 }
 
 export function lintSyntaxTree(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
