@@ -105,8 +105,8 @@ export class IncrementalLinter {
     for (const statement of changed) for (const name of names(statement).identifiers) after.add(name);
     const namesChanged = before.size !== after.size || someMissing(before, after);
 
-    const oldEnd = change.end - change.delta;
-    const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > oldEnd ? offset + change.delta : undefined);
+    const delta = change.newEnd - change.oldEnd;
+    const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > change.oldEnd ? offset + delta : undefined);
     const lints = new Map<SyntaxNode, StatementLint>();
     for (const statement of statements) {
       if (reached.has(statement)) continue;

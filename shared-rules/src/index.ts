@@ -2,7 +2,7 @@
 export { initParser, isParserReady, parsePython, pythonLanguage, walkTree } from "./parser";
 export type { Tree, Edit, TreeWalk } from "./parser";
 export { buildSyntaxTree, parseSyntaxTree, spliceSyntaxTree } from "./syntax";
-export type { SyntaxChange, TextChange } from "./syntax";
+export type { TextChange } from "./syntax";
 export type { SyntaxNode, SyntaxTree } from "./syntax";
 export { SourceText } from "./source-text";
 export type { Position, PositionEncoding } from "./source-text";

@@ -35,8 +35,8 @@ export interface SyntaxTree {
   problems: ParseProblem[];
   /** Tells trees apart: a tree built by `spliceSyntaxTree` names the tree it reused statements of. */
   readonly id: number;
-  /** The tree whose unchanged top-level statements this one reuses (by id), and where the text changed. */
-  readonly derivedFrom?: { id: number; change: SyntaxChange };
+  /** The tree whose unchanged top-level statements this one reuses (by id), and the region parsed again. */
+  readonly derivedFrom?: { id: number; change: TextChange };
 }
 
 let treesBuilt = 0;
@@ -190,13 +190,6 @@ export function parseSyntaxTree(text: string): SyntaxTree {
   }
 }
 
-/** Where the text changed since the tree a derived tree reuses: the new text's `[start, end)` and the length change. */
-export interface SyntaxChange {
-  start: number;
-  end: number;
-  delta: number;
-}
-
 /** One text edit: the old text's `[start, oldEnd)` became the new text's `[start, newEnd)`. */
 export interface TextChange {
   start: number;
@@ -262,7 +255,7 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
   let firstToken = spliced.children[0]?.start ?? text.length;
   for (const comment of comments) firstToken = Math.min(firstToken, comment.start);
   spliced.relativeStart = spliced.children.length === 0 && comments.length === 0 ? region.root.start + regionStart : firstToken;
-  return finish(spliced, comments, problems, { id: previous.id, change: { start: regionStart, end: regionEnd, delta } });
+  return finish(spliced, comments, problems, { id: previous.id, change: { start: regionStart, oldEnd: oldRegionEnd, newEnd: regionEnd } });
 
   function keep(statement: SyntaxNode, shift: number): void {
     (statement as MutableNode).anchor.offset += shift;

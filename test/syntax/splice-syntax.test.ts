@@ -88,7 +88,7 @@ describe("spliced syntax tree", () => {
     assert.strictEqual(statements[1], kept[1]);
     assert.notStrictEqual(statements[2], kept[2]);
     assert.notStrictEqual(statements[3], kept[3]);
-    assert.deepStrictEqual(spliced.derivedFrom?.change, { start: kept[2].start, end: text.length, delta: 0 });
+    assert.deepStrictEqual(spliced.derivedFrom?.change, { start: kept[2].start, oldEnd: BASE.length, newEnd: text.length });
     assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
   });
 
