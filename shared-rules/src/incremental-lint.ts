@@ -42,7 +42,7 @@ const namesByStatement = new WeakMap<SyntaxNode, StatementNames>();
 
 export class IncrementalLinter {
   private previous: Previous | undefined;
-  /** How many statements the last lint walked, of how many (for tests and the benchmark). */
+  /** How many statements the last lint walked, of how many (the property test reports it). */
   lastWalked = { walked: 0, statements: 0 };
 
   lint(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
