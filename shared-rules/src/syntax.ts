@@ -58,7 +58,7 @@ class MutableNode implements SyntaxNode {
   declare parent: MutableNode | null;
   declare readonly children: MutableNode[];
   declare readonly tokens: string[];
-  declare readonly anchor: Anchor;
+  declare anchor: Anchor;
 
   constructor(type: string, relativeStart: number, relativeEnd: number, field: string | null, parent: MutableNode | null, tokens: string[], anchor: Anchor) {
     this.type = type;
@@ -211,6 +211,8 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
   const delta = edit.newEnd - edit.oldEnd;
   const oldLength = text.length - delta;
   if (root.type !== "module" || root.end !== oldLength) return undefined;
+  const inside = spliceInsideStatement(previous, text, edit);
+  if (inside) return inside;
   // Statements touching the edit, then one more on each side: comments and blank lines after a statement
   // can belong to it, and an edit between two statements may join them.
   let first = 0;
@@ -262,6 +264,198 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
     (statement as MutableNode).parent = spliced;
     spliced.children.push(statement as MutableNode);
   }
+}
+
+/** Blocks whose statements may be re-parsed on their own (a `match` body holds `case` clauses, not statements). */
+const STATEMENT_BLOCK_OWNERS = new Set(["function_definition", "class_definition", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement", "case_clause"]);
+
+/**
+ * The edit lies inside one statement of a block (a method of a class, a line of a long function): re-parse
+ * only that statement and its neighbours in the block, not the whole top-level statement, which can be a
+ * thousand-line class. The neighbours are parsed at their own indentation under one `if 1:` line per
+ * enclosing block, so that the parser sees the same indentation levels as in the file. Used only when that
+ * parse is clean and gives exactly the region's statements back in the innermost block (an edit that changes
+ * indentation, opens a bracket or a string, does not), and when the top-level statement had no syntax
+ * problems; otherwise undefined, and the top-level statements around the edit are parsed again.
+ *
+ * The result has a new node for the top-level statement and for each block and statement on the way down to
+ * the re-parsed ones (the incremental linter sees the top-level statement as changed); the other nodes of the
+ * statement are kept, those after the edit moved by its length change.
+ */
+function spliceInsideStatement(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
+  const statements = previous.root.children;
+  const delta = edit.newEnd - edit.oldEnd;
+  const top = innermostContaining(statements, edit);
+  if (!top || previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end)) return undefined;
+  // The way down: the deepest block statement that strictly contains the edit, and the blocks above it.
+  const path: MutableNode[] = [top as MutableNode];
+  let region: { block: MutableNode; index: number } | undefined;
+  for (let node: SyntaxNode = top; ; ) {
+    const child = node.children.find((c) => c.start <= edit.start && edit.oldEnd <= c.end);
+    if (!child) break;
+    if (child.type === "block") {
+      if (!STATEMENT_BLOCK_OWNERS.has(node.type)) break;
+      const statement = innermostContaining(child.children, edit);
+      if (!statement) break;
+      path.push(child as MutableNode);
+      const index = child.children.indexOf(statement);
+      // A block's end is where the dedent after it comes, past any comments: only a statement that is not
+      // its block's last one can be cut out without it.
+      if (index + 1 < child.children.length) region = { block: child as MutableNode, index };
+      node = statement;
+      path.push(statement as MutableNode);
+      continue;
+    }
+    node = child;
+    path.push(child as MutableNode);
+  }
+  if (!region) return undefined;
+  path.length = path.indexOf(region.block) + 1;
+
+  // The old text, as offsets before the edit see it.
+  const oldCode = (offset: number) => (offset < edit.start ? text.charCodeAt(offset) : text.charCodeAt(offset + delta));
+  // The statement and the one before it, up to the line of the next one (comments between them included).
+  const siblings = region.block.children;
+  const from = Math.max(0, region.index - 1);
+  const to = region.index;
+  const regionStart = lineStartBefore(oldCode, siblings[from].start);
+  const oldRegionEnd = lineStartBefore(oldCode, siblings[to + 1].start);
+  if (regionStart === undefined || oldRegionEnd === undefined || regionStart >= edit.start || oldRegionEnd <= edit.oldEnd) return undefined;
+  const regionEnd = oldRegionEnd + delta;
+  // The edit may have joined the next line to the region (a backslash at the end of its last line).
+  const newCode = (offset: number) => text.charCodeAt(offset);
+  if (!startsLogicalLine(oldCode, regionStart) || !startsLogicalLine(oldCode, oldRegionEnd) || !startsLogicalLine(newCode, regionEnd)) return undefined;
+  // One `if 1:` per enclosing block, at the indentation of that block's statements.
+  let prefix = "";
+  for (const node of path) {
+    if (node.type !== "block" || node === region.block) continue;
+    const first = node.children[0];
+    const indentation = first && indentationBefore(oldCode, first.start);
+    if (indentation === undefined) return undefined;
+    prefix += `${indentation}if 1:\n`;
+  }
+  prefix = `if 1:\n${prefix}`;
+  const parsed = parseSyntaxTree(prefix + text.slice(regionStart, regionEnd));
+  if (parsed.problems.length > 0) return undefined;
+  let body: SyntaxNode = parsed.root;
+  for (let level = 0; level < path.filter((node) => node.type === "block").length; level++) {
+    // Exactly `if 1:` and its block: a line dedented below the region's block would have joined a wrapper (as
+    // a statement, or as an `else:` of its `if`), where in the file it joins the statements around the region.
+    const wrapper = body.children;
+    if (wrapper.length !== 1 || wrapper[0].type !== "if_statement" || wrapper[0].children.length !== 2 || wrapper[0].children[1].type !== "block") return undefined;
+    body = wrapper[0].children[1];
+  }
+  const reparsed = body.children as MutableNode[];
+  if (reparsed.length === 0 || reparsed[0].start < prefix.length) return undefined;
+  // An empty block (Python rejects it) ends where the comments after it do, which only the whole text decides.
+  for (const statement of reparsed) if (hasEmptyBlock(statement)) return undefined;
+
+  // Every node on the way down ends after the next statement of the innermost block, which the edit left alone.
+  const anchor = (top as MutableNode).anchor;
+  const moveBy = regionStart - prefix.length - anchor.offset;
+  let parent: MutableNode | null = null;
+  let newTop: MutableNode | undefined;
+  for (let level = 0; level < path.length; level++) {
+    const old = path[level];
+    const copy: MutableNode = new MutableNode(old.type, old.relativeStart, old.relativeEnd + delta, old.field, parent, old.tokens, anchor);
+    newTop ??= copy;
+    if (parent) parent.children[parent.children.indexOf(old)] = copy;
+    const next = path[level + 1];
+    if (old === region.block) {
+      for (let i = 0; i < from; i++) copy.children.push(adopt(siblings[i], copy, 0));
+      for (const statement of reparsed) copy.children.push(reanchor(statement, copy, anchor, moveBy));
+      for (let i = to + 1; i < siblings.length; i++) copy.children.push(adopt(siblings[i], copy, delta));
+    } else {
+      for (const child of old.children) copy.children.push(child === next ? child : adopt(child, copy, child.start >= edit.oldEnd ? delta : 0));
+    }
+    parent = copy;
+  }
+
+  const root = new MutableNode("module", (previous.root as MutableNode).relativeStart, text.length, null, null, NO_TOKENS, { offset: 0 });
+  for (const statement of statements) {
+    const kept = statement === top ? newTop! : (statement as MutableNode);
+    if (kept !== newTop && statement.start > top.start) kept.anchor.offset += delta;
+    kept.parent = root;
+    root.children.push(kept);
+  }
+  const comments: SyntaxNode[] = [];
+  for (const comment of previous.comments) {
+    if (comment.end <= regionStart) comments.push(comment);
+    else if (comment.start >= oldRegionEnd) comments.push(shifted(comment, delta));
+  }
+  for (const comment of parsed.comments) comments.push(shifted(comment, regionStart - prefix.length));
+  const problems = previous.problems.map((problem) => (problem.offset > top.end ? { offset: problem.offset + delta, kind: problem.kind } : problem));
+  const index = statements.indexOf(top);
+  const oldEnd = index + 1 < statements.length ? statements[index + 1].start - delta : text.length - delta;
+  return finish(root, comments, problems, { id: previous.id, change: { start: top.start, oldEnd, newEnd: oldEnd + delta } });
+}
+
+/** The statement of `statements` (in source order) that strictly contains the edit, if one does. */
+function innermostContaining(statements: readonly SyntaxNode[], edit: TextChange): SyntaxNode | undefined {
+  let low = 0;
+  let high = statements.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const statement = statements[middle];
+    if (statement.end <= edit.start) low = middle + 1;
+    else if (statement.start >= edit.oldEnd) high = middle - 1;
+    else return statement.start < edit.start && edit.oldEnd < statement.end ? statement : undefined;
+  }
+  return undefined;
+}
+
+/** A kept subtree under a new parent; its offsets (relative to the statement's anchor) moved by `shift`. */
+function adopt(node: MutableNode, parent: MutableNode, shift: number): MutableNode {
+  node.parent = parent;
+  if (shift !== 0) forEachMutable(node, (n) => {
+    n.relativeStart += shift;
+    n.relativeEnd += shift;
+  });
+  return node;
+}
+
+/** A re-parsed subtree moved onto the statement's anchor: `moveBy` turns its offsets into the anchor's terms. */
+function reanchor(node: MutableNode, parent: MutableNode, anchor: Anchor, moveBy: number): MutableNode {
+  node.parent = parent;
+  forEachMutable(node, (n) => {
+    n.relativeStart = n.start + moveBy;
+    n.relativeEnd = n.end + moveBy;
+    n.anchor = anchor;
+  });
+  return node;
+}
+
+function hasEmptyBlock(root: MutableNode): boolean {
+  let empty = false;
+  forEachMutable(root, (node) => {
+    if (node.type === "block" && node.children.length === 0) empty = true;
+  });
+  return empty;
+}
+
+function forEachMutable(root: MutableNode, visit: (node: MutableNode) => void): void {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    for (const child of node.children) stack.push(child);
+  }
+}
+
+/** The start of the line holding `offset` when only spaces and tabs come before it on that line. */
+function lineStartBefore(code: (offset: number) => number, offset: number): number | undefined {
+  let at = offset;
+  while (at > 0 && (code(at - 1) === 32 || code(at - 1) === 9)) at--;
+  return at === 0 || code(at - 1) === 10 || code(at - 1) === 13 ? at : undefined;
+}
+
+/** The spaces and tabs before `offset` on its line, when nothing else is. */
+function indentationBefore(code: (offset: number) => number, offset: number): string | undefined {
+  const start = lineStartBefore(code, offset);
+  if (start === undefined) return undefined;
+  let indentation = "";
+  for (let at = start; at < offset; at++) indentation += String.fromCharCode(code(at));
+  return indentation;
 }
 
 /** A top-level statement or a comment, moved by `shift` (its anchor is its own). */

@@ -37,6 +37,49 @@ const BASE = [
   "",
 ].join("\n");
 
+/** A model class whose methods have several statements each: edits inside them re-parse a few statements, not the class. */
+const MODEL = [
+  "import torch",
+  "",
+  "class Net(torch.nn.Module):",
+  '    """A model."""',
+  "",
+  "    def __init__(self, width):",
+  "        super().__init__()",
+  "        self.norm = torch.nn.LayerNorm(width)  # normalise",
+  "        self.proj = torch.nn.Linear(width, width)",
+  "",
+  "    def forward(self, x, mask=None):",
+  "        h = self.norm(x)",
+  "        h = self.proj(h)",
+  "        if mask is not None:",
+  "            h = h[mask]",
+  "        else:",
+  "            h = h.relu()",
+  "        # a comment between statements",
+  "        for layer in self.layers:",
+  "            h = layer(h)",
+  "            print(h.sum().item())",
+  "        try:",
+  "            h = h * 2",
+  "        except ValueError:",
+  "            pass",
+  "        return h",
+  "",
+  "    @torch.no_grad()",
+  "    def predict(self, x):",
+  "        y = self(x)",
+  "        return y.argmax(-1)",
+  "",
+  "model = Net(8)",
+  "",
+].join("\n");
+
+function childBlock(node: SyntaxNode): SyntaxNode {
+  const definition = node.type === "decorated_definition" ? node.children.find((c) => c.field === "definition")! : node;
+  return definition.children.find((c) => c.type === "block")!;
+}
+
 const SNIPPETS = ["x", " ", "\n", "(", ")", ":", '"', '"""', "#", "\\", "[", "loss.item()", "\n    y = 1\n", "def f():\n    pass\n", "    ", "\t", "😀", "if a:\n", "\r\n", "\r", "# c\n"];
 
 describe("spliced syntax tree", () => {
@@ -115,6 +158,69 @@ describe("spliced syntax tree", () => {
     assert.deepStrictEqual(repaired.problems, []);
     assert.deepStrictEqual(dump(repaired), dump(fresh(BASE)));
   });
+  it("re-parses only the statements around an edit inside a class's method, and keeps the class's other nodes", () => {
+    const before = fresh(MODEL);
+    const [imports, cls, tail] = before.root.children;
+    const tailStart = tail.start;
+    const methods = childBlock(cls).children;
+    // The docstring, `__init__`, `forward`, `predict`.
+    const forward = methods[2];
+    const body = childBlock(forward).children;
+    const at = MODEL.indexOf("h = self.proj(h)") + "h = self.".length;
+    const text = MODEL.slice(0, at) + "pre_" + MODEL.slice(at);
+    const spliced = spliceSyntaxTree(before, text, { start: at, oldEnd: at, newEnd: at + 4 })!;
+    assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
+    const [newImports, newClass, newTail] = spliced.root.children;
+    // The top-level statement, its block and the method on the way down are new nodes; the incremental linter sees the class as changed.
+    assert.strictEqual(newImports, imports);
+    assert.notStrictEqual(newClass, cls);
+    assert.strictEqual(newTail, tail);
+    const newMethods = childBlock(newClass).children;
+    assert.strictEqual(newMethods[1], methods[1]);
+    assert.notStrictEqual(newMethods[2], forward);
+    assert.strictEqual(newMethods[3], methods[3]);
+    // In the method: the edited statement and the one before it are parsed again; the ones after are kept, moved.
+    const newBody = childBlock(newMethods[2]).children;
+    assert.notStrictEqual(newBody[0], body[0]);
+    assert.notStrictEqual(newBody[1], body[1]);
+    assert.strictEqual(newBody[2], body[2]);
+    assert.strictEqual(newBody[2].parent, childBlock(newMethods[2]));
+    assert.deepStrictEqual(spliced.derivedFrom?.change, { start: cls.start, oldEnd: tailStart, newEnd: tailStart + 4 });
+  });
+
+  it("inside a class, equals a fresh parse whenever it has no syntax errors, and re-parses less than the class for most edits", () => {
+    let compared = 0;
+    let insideClass = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.constantFrom(...SNIPPETS)), { minLength: 1, maxLength: 8 }), (edits) => {
+        let text = MODEL;
+        let syntax = fresh(text);
+        for (const [at, length, inserted] of edits) {
+          // Edits inside the class's body, where the nested re-parse applies.
+          const bodyStart = text.indexOf("    def ");
+          const start = bodyStart < 0 ? at % (text.length + 1) : bodyStart + (at % Math.max(1, text.length - bodyStart));
+          const oldEnd = Math.min(text.length, start + length);
+          const next = text.slice(0, start) + inserted + text.slice(oldEnd);
+          const methodsBefore = syntax.root.children.flatMap((statement) => (statement.type === "class_definition" ? childBlock(statement).children : []));
+          const spliced = spliceSyntaxTree(syntax, next, { start, oldEnd, newEnd: start + inserted.length });
+          text = next;
+          if (!spliced) {
+            syntax = fresh(text);
+            continue;
+          }
+          syntax = spliced;
+          if (spliced.problems.length > 0) continue;
+          compared++;
+          const methodsAfter = spliced.root.children.flatMap((statement) => (statement.type === "class_definition" ? childBlock(statement).children : []));
+          if (methodsAfter.some((method) => methodsBefore.includes(method))) insideClass++;
+          assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
+        }
+      }),
+      { numRuns: 600, seed: 20261130 },
+    );
+    assert.ok(compared > 200 && insideClass > 100, `compared ${compared}, kept methods in ${insideClass}`);
+  });
+
   it("never cuts the region after a backslash that joins two lines", () => {
     // Found by fuzzing: `xx\` + newline + `loss.backward()` is one logical line, an error as a whole.
     const text = "xx\\\nloss.backward()x";
