@@ -16,6 +16,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn, spawnSync } = require("child_process");
+const { pathToFileURL } = require("url");
 
 const ROOT = path.join(__dirname, "..");
 const CACHE = path.join(ROOT, ".bench-cache");
@@ -223,7 +224,7 @@ function failed(label, result) {
 // ---------------------------------------------------------------------------------------------------------------
 // The server
 
-async function benchServer(corpusFiles) {
+async function benchServer(corpusFiles, corpusDir) {
   const { StreamMessageReader, StreamMessageWriter, createMessageConnection } = require("vscode-jsonrpc/node");
   const start = async () => {
     const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
@@ -286,46 +287,70 @@ async function benchServer(corpusFiles) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 
+  // Types EDITS one-character edits into an open document, in pairs at a random (seeded) place: insert a
+  // character, then delete it again, so every edit lands in real-looking code and the file stays the same.
+  // Gives each edit's time to its diagnostics as the client saw it, and as the server reported it.
+  const typeInto = async (server, uri, documentLines) => {
+    const client = [];
+    let diagnosticsAfter;
+    let place;
+    for (let i = 0; i < EDITS; i++) {
+      const version = i + 2;
+      let change;
+      if (i % 2 === 0) {
+        const line = Math.floor(random() * documentLines.length);
+        place = { line, character: Math.floor(random() * (documentLines[line].length + 1)) };
+        change = { range: { start: place, end: place }, text: "x" };
+      } else {
+        change = { range: { start: place, end: { line: place.line, character: place.character + 1 } }, text: "" };
+      }
+      const done = server.published(uri, version);
+      const start = process.hrtime.bigint();
+      await server.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] });
+      const result = await done;
+      client.push(Number(process.hrtime.bigint() - start) / 1e6);
+      diagnosticsAfter = result.diagnostics.length;
+    }
+    // The timing notification follows the diagnostics it times.
+    for (let waited = 0; !server.serverTimes.has(`${uri}#${EDITS + 1}`) && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    const serverSide = [];
+    const withErrors = [];
+    const withoutErrors = [];
+    for (let i = 0; i < EDITS; i++) {
+      const measured = server.serverTimes.get(`${uri}#${i + 2}`);
+      if (measured === undefined) continue;
+      serverSide.push(measured.milliseconds);
+      (measured.syntaxErrors ? withErrors : withoutErrors).push(measured.milliseconds);
+    }
+    if (serverSide.length !== EDITS) throw new Error(`the server reported its timing for ${serverSide.length} of ${EDITS} edits of ${uri}`);
+    return { client, serverSide, withErrors, withoutErrors, diagnosticsAfter };
+  };
+  const openAndWait = async (server, uri, documentText) => {
+    const done = server.published(uri, 1);
+    const start = process.hrtime.bigint();
+    await server.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text: documentText } });
+    const opened = await done;
+    return { opened, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+  };
+
   const server = await start();
   const uri = "file:///tmp/synclint-bench/latency.py";
-  let done = server.published(uri, 1);
-  const openStart = process.hrtime.bigint();
-  await server.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text } });
-  const opened = await done;
-  const openMs = Number(process.hrtime.bigint() - openStart) / 1e6;
-  const times = [];
-  let diagnosticsAfter = opened.diagnostics.length;
-  let place;
-  // Edits come in pairs at a random (seeded) place: insert one character, then delete it again, so every edit
-  // lands in valid-looking code and the file stays the same.
-  for (let i = 0; i < EDITS; i++) {
-    const version = i + 2;
-    let change;
-    if (i % 2 === 0) {
-      const line = Math.floor(random() * LINES);
-      place = { line, character: Math.floor(random() * (lines[line].length + 1)) };
-      change = { range: { start: place, end: place }, text: "x" };
-    } else {
-      change = { range: { start: place, end: { line: place.line, character: place.character + 1 } }, text: "" };
-    }
-    done = server.published(uri, version);
-    const start = process.hrtime.bigint();
-    await server.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] });
-    const result = await done;
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    diagnosticsAfter = result.diagnostics.length;
+  const { opened, ms: openMs } = await openAndWait(server, uri, text);
+  const typed = await typeInto(server, uri, lines);
+  const { client: times, serverSide, withErrors, withoutErrors, diagnosticsAfter } = typed;
+  // The same on the corpus's longest file: real code has large classes and long functions, which the generated
+  // file has not. Typed into the same (warm) server.
+  let real;
+  if (corpusFiles.length > 0) {
+    const lineCount = (file) => fs.readFileSync(file, "utf8").split("\n").length;
+    const longest = corpusFiles.reduce((best, file) => (lineCount(file) > lineCount(best) ? file : best));
+    const realText = fs.readFileSync(longest, "utf8");
+    const realUri = pathToFileURL(longest).href;
+    seed = 0x5eed;
+    const { ms } = await openAndWait(server, realUri, realText);
+    real = { file: path.relative(corpusDir, longest), lines: realText.split("\n").length, open_ms: round(ms, 2), typed: await typeInto(server, realUri, realText.split(/\r\n|\r|\n/)) };
   }
   await server.stop();
-  const serverSide = [];
-  const withErrors = [];
-  const withoutErrors = [];
-  for (let i = 0; i < EDITS; i++) {
-    const measured = server.serverTimes.get(`${uri}#${i + 2}`);
-    if (measured === undefined) continue;
-    serverSide.push(measured.milliseconds);
-    (measured.syntaxErrors ? withErrors : withoutErrors).push(measured.milliseconds);
-  }
-  if (serverSide.length !== EDITS) throw new Error(`the server reported its timing for ${serverSide.length} of ${EDITS} edits`);
   const quantiles = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
@@ -363,6 +388,9 @@ async function benchServer(corpusFiles) {
     edits_leaving_valid_code: withoutErrors.length,
     edit_to_diagnostics_server_side_valid_code_ms: withoutErrors.length ? quantiles(withoutErrors) : null,
     edit_to_diagnostics_server_side_syntax_error_ms: withErrors.length ? quantiles(withErrors) : null,
+    real_file: real
+      ? { file: real.file, lines: real.lines, open_ms: real.open_ms, edit_to_diagnostics_server_side_ms: quantiles(real.typed.serverSide), edit_to_diagnostics_ms: quantiles(real.typed.client) }
+      : null,
     open_files: OPEN,
     open_files_bytes: documents.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0),
     open_files_ms: round(openAllMs),
@@ -458,7 +486,7 @@ async function main() {
   let server;
   if (options.server) {
     log("server: 200 edits on a 5,000-line file, then 200 files open ...");
-    server = await benchServer([...files].sort());
+    server = await benchServer([...files].sort(), corpus.dir);
   }
 
   const perf = (run, n) => ({ ...run.summary, files_per_s: round(n / (run.summary.wall_ms / 1000), 0), mb_per_s: round(bytes / 1048576 / (run.summary.wall_ms / 1000), 2) });
@@ -530,6 +558,10 @@ function printTable(r, print) {
     if (valid) out.push(`    ${s.edits_leaving_valid_code} edits leaving valid code: median ${valid.median} ms, p90 ${valid.p90} ms, p99 ${valid.p99} ms, max ${valid.max} ms`);
     if (broken) out.push(`    ${s.edits - s.edits_leaving_valid_code} edits leaving a syntax error: median ${broken.median} ms, p90 ${broken.p90} ms, p99 ${broken.p99} ms, max ${broken.max} ms`);
     out.push(`  the same seen by the client (with JSON-RPC over stdio): median ${l.median} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms`);
+    if (s.real_file) {
+      const rt = s.real_file.edit_to_diagnostics_server_side_ms;
+      out.push(`  real code, ${s.real_file.file} (${s.real_file.lines} lines, open → diagnostics ${s.real_file.open_ms} ms), ${s.edits} edits, server side: median ${rt.median} ms, p90 ${rt.p90} ms, p99 ${rt.p99} ms, max ${rt.max} ms`);
+    }
     out.push(`  RSS: ${s.rss_idle_mb} MB idle, ${s.rss_after_open_mb} MB with ${s.open_files} files open (${(s.open_files_bytes / 1048576).toFixed(1)} MiB, all diagnosed in ${s.open_files_ms} ms), peak ${s.rss_peak_mb} MB   (target < 150 MB)`);
   }
   print(out.join("\n"));
