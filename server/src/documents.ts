@@ -145,7 +145,7 @@ export class DocumentStore {
   private readonly warm: OpenDocument[] = [];
 
   /**
-   * `document` was just parsed: it keeps its trees for the next edit's incremental re-parse, and the document
+   * `document` was just parsed: it keeps its tree for the next edit's splice, and the document
    * used longest ago beyond the first WARM_DOCUMENTS gives its trees up.
    */
   private keepWarm(document: OpenDocument): void {

@@ -54,13 +54,14 @@ function readyParser(): Parser {
 }
 
 /**
- * Parses Python source synchronously; pass the previous tree (already `edit`ed) to re-parse incrementally.
+ * Parses Python source synchronously. (No incremental re-parse: after an edit at the start of a line,
+ * tree-sitter re-parsed the rest of the file; the server splices statements instead, see `spliceSyntaxTree`.)
  * Python accepts a lone `\r` as a line break and the grammar does not, so it parses a copy where each lone
  * `\r` is `\n`: the same length, so every offset still points into the caller's text.
  */
-export function parsePython(text: string, previousTree?: Tree): Tree {
+export function parsePython(text: string): Tree {
   const source = text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
-  const tree = readyParser().parse(source, previousTree ?? null);
+  const tree = readyParser().parse(source);
   if (!tree) throw new Error("synclint: tree-sitter returned no tree");
   return tree;
 }

@@ -33,7 +33,7 @@ describe("hardening: properties (seeded)", function () {
     fc.assert(fc.property(anyTextArbitrary, (text) => checkEngineOn(text)), params(200));
   });
 
-  it("(c) in process: tree.edit + parsePython(text, oldTree) equals a fresh parse after random edits", () => {
+  it("(c) in process: the spliced syntax tree (spliceSyntaxTree, what OpenDocument does on each keystroke) equals a fresh parse whenever it has no syntax errors", () => {
     fc.assert(fc.property(programArbitrary, fc.array(editArbitrary, { minLength: 1, maxLength: 12 }), (text, edits) => checkIncrementalParse(text, edits)), params(100));
   });
 

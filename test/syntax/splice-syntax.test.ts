@@ -2,6 +2,7 @@ import * as assert from "assert";
 import fc from "fast-check";
 import { initParser, parseSyntaxTree, spliceSyntaxTree } from "synclint-rules";
 import type { SyntaxNode, SyntaxTree } from "synclint-rules";
+import { OpenDocument } from "synclint-server/out/documents";
 
 /** A structural dump of a syntax tree: every node's type, range, field and tokens, plus comments and problems. */
 function dump(tree: SyntaxTree): unknown {
@@ -219,6 +220,20 @@ describe("spliced syntax tree", () => {
       { numRuns: 600, seed: 20261130 },
     );
     assert.ok(compared > 200 && insideClass > 100, `compared ${compared}, kept methods in ${insideClass}`);
+  });
+
+  it("a region with errors is only provisional: the tree the server settles on equals a fresh parse (was known bug 4)", () => {
+    // Found by the fuzz run (seed 424242) when the server re-parsed with tree-sitter's incremental parse.
+    const text = 'for step, (x, y) in enumerate(loader):\n    pass\nloss = loss\nloss = (v for v in x if v)\n.add_scalar("loss", loss, step)\nfor step, (x, y) in enumerate(loader):\n  else:\n    pass\nloss = loss';
+    const document = new OpenDocument("file:///tmp/bug4.py", 1, text);
+    void document.syntax;
+    document.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } }, text: "" }], 2, "utf-16");
+    assert.strictEqual(document.text, text.slice(text.indexOf("loss = loss")));
+    const spliced = document.syntax;
+    if (spliced.problems.length === 0) assert.deepStrictEqual(dump(spliced), dump(fresh(document.text)));
+    else assert.ok(document.provisionalTree);
+    document.reparseAfresh();
+    assert.deepStrictEqual(dump(document.syntax), dump(fresh(document.text)));
   });
 
   it("never cuts the region after a backslash that joins two lines", () => {
