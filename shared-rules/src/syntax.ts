@@ -271,9 +271,9 @@ const STATEMENT_BLOCK_OWNERS = new Set(["function_definition", "class_definition
 
 /**
  * The edit lies inside one statement of a block (a method of a class, a line of a long function): re-parse
- * only that statement and its neighbours in the block, not the whole top-level statement, which can be a
- * thousand-line class. The neighbours are parsed at their own indentation under one `if 1:` line per
- * enclosing block, so that the parser sees the same indentation levels as in the file. Used only when that
+ * only that statement and the one before it, not the whole top-level statement, which can be a thousand-line
+ * class. They are parsed at their own indentation under one `if 1:` line per enclosing block, so that the
+ * parser sees the same indentation levels as in the file. Used only when that
  * parse is clean and gives exactly the region's statements back in the innermost block (an edit that changes
  * indentation, opens a bracket or a string, does not), and when the top-level statement had no syntax
  * problems; otherwise undefined, and the top-level statements around the edit are parsed again.
@@ -338,7 +338,8 @@ function spliceInsideStatement(previous: SyntaxTree, text: string, edit: TextCha
   const parsed = parseSyntaxTree(prefix + text.slice(regionStart, regionEnd));
   if (parsed.problems.length > 0) return undefined;
   let body: SyntaxNode = parsed.root;
-  for (let level = 0; level < path.filter((node) => node.type === "block").length; level++) {
+  const depth = path.filter((node) => node.type === "block").length;
+  for (let level = 0; level < depth; level++) {
     // Exactly `if 1:` and its block: a line dedented below the region's block would have joined a wrapper (as
     // a statement, or as an `else:` of its `if`), where in the file it joins the statements around the region.
     const wrapper = body.children;
@@ -407,39 +408,33 @@ function innermostContaining(statements: readonly SyntaxNode[], edit: TextChange
 /** A kept subtree under a new parent; its offsets (relative to the statement's anchor) moved by `shift`. */
 function adopt(node: MutableNode, parent: MutableNode, shift: number): MutableNode {
   node.parent = parent;
-  if (shift !== 0) forEachMutable(node, (n) => {
-    n.relativeStart += shift;
-    n.relativeEnd += shift;
-  });
+  if (shift !== 0) {
+    forEachNode(node, (n) => {
+      (n as MutableNode).relativeStart += shift;
+      (n as MutableNode).relativeEnd += shift;
+    });
+  }
   return node;
 }
 
 /** A re-parsed subtree moved onto the statement's anchor: `moveBy` turns its offsets into the anchor's terms. */
 function reanchor(node: MutableNode, parent: MutableNode, anchor: Anchor, moveBy: number): MutableNode {
   node.parent = parent;
-  forEachMutable(node, (n) => {
-    n.relativeStart = n.start + moveBy;
-    n.relativeEnd = n.end + moveBy;
-    n.anchor = anchor;
+  forEachNode(node, (n) => {
+    const moved = n as MutableNode;
+    moved.relativeStart = moved.start + moveBy;
+    moved.relativeEnd = moved.end + moveBy;
+    moved.anchor = anchor;
   });
   return node;
 }
 
-function hasEmptyBlock(root: MutableNode): boolean {
+function hasEmptyBlock(root: SyntaxNode): boolean {
   let empty = false;
-  forEachMutable(root, (node) => {
+  forEachNode(root, (node) => {
     if (node.type === "block" && node.children.length === 0) empty = true;
   });
   return empty;
-}
-
-function forEachMutable(root: MutableNode, visit: (node: MutableNode) => void): void {
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    visit(node);
-    for (const child of node.children) stack.push(child);
-  }
 }
 
 /** The start of the line holding `offset` when only spaces and tabs come before it on that line. */
