@@ -6,7 +6,7 @@
  * a relative import of `../shared-rules/src/...` type-checks through the project reference but resolves to
  * a path under out/ at run time that does not exist, because the tests compile to out/test/.
  */
-import { FileAnalysis, SourceText, buildSyntaxTree, parsePython } from "synclint-rules";
+import { FileAnalysis, SourceText, parseSyntaxTree } from "synclint-rules";
 import type { SyntaxNode, SyntaxTree } from "synclint-rules";
 
 /**
@@ -30,13 +30,7 @@ export interface Analysed {
 
 /** Parses and analyses a snippet the way the engine does (parser must be initialised). */
 export function analyse(code: string, extraStepFunctions: string[] = []): Analysed {
-  const tree = parsePython(code);
-  let syntax: SyntaxTree;
-  try {
-    syntax = buildSyntaxTree(tree);
-  } finally {
-    tree.delete();
-  }
+  const syntax = parseSyntaxTree(code);
   const source = new SourceText(code);
   return { analysis: new FileAnalysis(syntax, source, { extraStepFunctions }), tree: syntax, source };
 }

@@ -45,7 +45,7 @@ export const pythonLanguage = {
     const tree = parsePython(text);
     let syntax;
     try {
-      syntax = buildSyntaxTree(tree);
+      syntax = buildSyntaxTree(tree, text);
     } finally {
       tree.delete();
     }

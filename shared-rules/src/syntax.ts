@@ -165,8 +165,11 @@ function finish(root: MutableNode, comments: SyntaxNode[], problems: ParseProble
   return { root, comments, problems, id: ++treesBuilt, derivedFrom };
 }
 
-/** Copies a tree-sitter tree into plain objects. */
-export function buildSyntaxTree(tree: Tree): SyntaxTree {
+/**
+ * Copies a tree-sitter tree into plain objects. `text`, the parsed text, locates the problems that no cursor
+ * visits, missing hidden tokens: `x.item()y` parses as two statements with a MISSING `_newline` between them.
+ */
+export function buildSyntaxTree(tree: Tree, text: string): SyntaxTree {
   languageTables();
   // Asked before the walk starts: no other tree-sitter call may run during it.
   const sinks: Sinks = { comments: [], problems: [], mayHaveMissing: tree.rootNode.hasError };
@@ -174,17 +177,34 @@ export function buildSyntaxTree(tree: Tree): SyntaxTree {
   try {
     const root = rootOf(cursor);
     copyChildren(cursor, root, sinks);
+    if (sinks.mayHaveMissing) {
+      for (const offset of missingLineBreaks(root, text)) sinks.problems.push({ offset, kind: "ERROR" });
+      // Some other hidden token is missing (an indentation): the error is somewhere, say so at the start.
+      if (sinks.problems.length === 0) sinks.problems.push({ offset: root.start, kind: "ERROR" });
+    }
     return finish(root, sinks.comments, sinks.problems);
   } finally {
     cursor.delete();
   }
 }
 
+/** Where two statements of a module or a block share a line with no `;` between them (the second's start). */
+function missingLineBreaks(root: SyntaxNode, text: string): number[] {
+  const found: number[] = [];
+  forEachNode(root, (node) => {
+    if (node.type !== "module" && node.type !== "block") return;
+    for (let i = 1; i < node.children.length; i++) {
+      if (!/[\n\r;]/.test(text.slice(node.children[i - 1].end, node.children[i].start))) found.push(node.children[i].start);
+    }
+  });
+  return found;
+}
+
 /** Parses `text` and copies its tree (the tree-sitter tree is freed at once). */
 export function parseSyntaxTree(text: string): SyntaxTree {
   const tree = parsePython(text);
   try {
-    return buildSyntaxTree(tree);
+    return buildSyntaxTree(tree, text);
   } finally {
     tree.delete();
   }

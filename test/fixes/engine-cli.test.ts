@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { spawnSync } from "child_process";
-import { applyFixes, initParser, noqaEdits, applyEdits, unifiedDiff, ensureTorchImport, bindsTorch, parsePython, buildSyntaxTree, lintSource, resolveConfig } from "synclint-rules";
+import { applyFixes, initParser, noqaEdits, applyEdits, unifiedDiff, ensureTorchImport, bindsTorch, parseSyntaxTree, lintSource, resolveConfig } from "synclint-rules";
 import type { Rule } from "synclint-rules";
 import { py } from "../helpers";
 
@@ -38,12 +38,7 @@ function synclint(args: string[], options: { cwd?: string; input?: string } = {}
 }
 
 function rootOf(text: string) {
-  const tree = parsePython(text);
-  try {
-    return buildSyntaxTree(tree).root;
-  } finally {
-    tree.delete();
-  }
+  return parseSyntaxTree(text).root;
 }
 
 describe("fix engine", () => {

@@ -406,7 +406,7 @@ export function checkServerDocument(initial: string, specs: EditSpec[], encoding
     }
     const fresh = parsePython(session.text);
     try {
-      const want = syntaxShape(buildSyntaxTree(fresh));
+      const want = syntaxShape(buildSyntaxTree(fresh, session.text));
       void document.syntax;
       const provisional = document.provisionalTree;
       document.reparseAfresh();

@@ -25,6 +25,15 @@ describe("hardening: Python 3 syntax and CRLF ranges", function () {
     }
   });
 
+  // Found by fuzzing the splice: tree-sitter parses `x.item()y` as two statements with a MISSING `_newline`
+  // between them, a hidden token that no cursor visits, so the tree looked clean.
+  it("two statements on one line with no `;` between them get a located Parsing error, in a block too", () => {
+    for (const [text, line, column] of [["import torch\nx.item()orch\n", 2, 9], ["def f(x):\n    y = x.item()z\n    return y\n", 2, 17]] as const) {
+      const parseErrors = lintSource(text).problems.filter((p) => p.kind === "parse-error");
+      assert.deepStrictEqual(parseErrors.map((p) => [p.line, p.column]), [[line, column]], JSON.stringify(parseErrors));
+    }
+  });
+
   // Bug 2. A compound statement with an empty body does not parse in Python ("expected an indented block") but
   // tree-sitter accepts it, so synclint reports no Parsing error.
   it("`if x:` with no body gets a located Parsing error", () => {

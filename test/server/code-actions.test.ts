@@ -27,7 +27,7 @@ function lintOf(text: string): DocumentLint {
   const config = resolveConfig({}, "/tmp");
   const tree = parsePython(text);
   try {
-    return { version: 1, text, result: lintSource(text, { filePath: "/tmp/fixes.py", config }), syntax: buildSyntaxTree(tree), config };
+    return { version: 1, text, result: lintSource(text, { filePath: "/tmp/fixes.py", config }), syntax: buildSyntaxTree(tree, text), config };
   } finally {
     tree.delete();
   }

@@ -236,6 +236,15 @@ describe("spliced syntax tree", () => {
     assert.deepStrictEqual(dump(document.syntax), dump(fresh(document.text)));
   });
 
+  it("a region where a line break is missing between two statements is not clean (found by fuzzing)", () => {
+    // `x.item()orch` alone parses as two statements with a hidden MISSING line break; in the file, `orch` is an ERROR.
+    const before = fresh(".item()orch\nif loss: pass");
+    const text = "x.item()orch\nif loss: pass";
+    const spliced = spliceSyntaxTree(before, text, { start: 0, oldEnd: 0, newEnd: 1 });
+    assert.ok(fresh(text).problems.length > 0);
+    assert.ok(!spliced || spliced.problems.length > 0, "a region with a missing line break must not count as clean");
+  });
+
   it("never cuts the region after a backslash that joins two lines", () => {
     // Found by fuzzing: `xx\` + newline + `loss.backward()` is one logical line, an error as a whole.
     const text = "xx\\\nloss.backward()x";

@@ -2,8 +2,7 @@
 import * as fs from "fs";
 import { ResolvedConfig } from "../config";
 import { lintSource } from "../lint";
-import { parsePython } from "../parser";
-import { buildSyntaxTree } from "../syntax";
+import { parseSyntaxTree } from "../syntax";
 import { decodeSource } from "../read-source";
 import { applyEdits, applyFixes, parsesCleanly, ApplyFixesResult } from "./apply";
 import { noqaEdits } from "./noqa";
@@ -41,13 +40,7 @@ export function fixText(text: string, filePath: string, config: ResolvedConfig, 
 export function addNoqaToText(text: string, filePath: string, config: ResolvedConfig): { text: string; added: number } {
   const result = lintSource(text, { filePath, config });
   if (result.findings.length === 0 || !parsesCleanly(text)) return { text, added: 0 };
-  const tree = parsePython(text);
-  let root;
-  try {
-    root = buildSyntaxTree(tree).root;
-  } finally {
-    tree.delete();
-  }
+  const root = parseSyntaxTree(text).root;
   const edits = noqaEdits(text, root, result.findings);
   const next = applyEdits(text, edits);
   if (!parsesCleanly(next)) return { text, added: 0 };
