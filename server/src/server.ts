@@ -93,7 +93,7 @@ export class SynclintServer {
   private workspacePulled = false;
   /** Bumped whenever settings or configuration files change (part of every pull result id). */
   private generation = 0;
-  /** Passes over the warm-up file after `initialized` (`initializationOptions.warmUp: false` turns it off). */
+  /** Passes over the warm-up file while initialising (`initializationOptions.warmUp: false` turns it off). */
   private warmUpRounds = WARM_UP_ROUNDS;
 
   constructor(private readonly connection: Connection) {
