@@ -29,21 +29,24 @@ const REPOSITORIES = ["karpathy/nanoGPT", "pytorch/examples", "huggingface/pytor
 const MIN_FILES_FOR_WORKERS = 24; // as shared-rules/src/cli/run-parallel.ts
 const BATCH_SIZE = 8;
 
-const USAGE = `Usage: npm run bench -- [dir] [--json] [--runs N] [--no-server]
+const USAGE = `Usage: npm run bench -- [dir] [--json] [--runs N] [--no-server | --server-only] [--no-warm-up]
        (clean JSON on standard output: npm run --silent bench -- --json, or node scripts/bench.js --json)
 
 Times parse-only (1 thread and the CLI's worker count), the synclint CLI (cold, and warm with --cache when the
 CLI supports it), ast-grep scan with one naive rule, and the language server. Median of N runs (default 5) after
 one warm-up. Without dir, builds the default corpus from bare mirrors under $SYNCLINT_BENCH_MIRRORS (default
 /work/.mirror) into .bench-cache/. --json prints one JSON object on standard output (the table goes to
-standard error).`;
+standard error). --server-only times the server alone (its Python files found by a walk of dir, not by the
+CLI); --no-warm-up starts it with initializationOptions.warmUp: false, to measure what its warm-up is worth.`;
 
 function parseArgs(argv) {
-  const options = { dir: undefined, json: false, runs: 5, server: true };
+  const options = { dir: undefined, json: false, runs: 5, server: true, serverOnly: false, warmUp: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--json") options.json = true;
     else if (arg === "--no-server") options.server = false;
+    else if (arg === "--server-only") options.serverOnly = true;
+    else if (arg === "--no-warm-up") options.warmUp = false;
     else if (arg === "--runs" || arg.startsWith("--runs=")) {
       const value = arg.includes("=") ? arg.slice(7) : argv[++i];
       options.runs = Number(value);
@@ -224,7 +227,7 @@ function failed(label, result) {
 // ---------------------------------------------------------------------------------------------------------------
 // The server
 
-async function benchServer(corpusFiles, corpusDir) {
+async function benchServer(corpusFiles, corpusDir, { warmUp }) {
   const { StreamMessageReader, StreamMessageWriter, createMessageConnection } = require("vscode-jsonrpc/node");
   const start = async () => {
     const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
@@ -235,7 +238,7 @@ async function benchServer(corpusFiles, corpusDir) {
     connection.onNotification("synclint/timing", (p) => serverTimes.set(`${p.uri}#${p.version}`, p));
     connection.onRequest(() => null); // workspace/configuration and the like: defaults
     connection.listen();
-    await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { reportTimings: true } });
+    await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { reportTimings: true, warmUp } });
     await connection.sendNotification("initialized", {});
     const published = (uri, version) =>
       new Promise((resolve, reject) => {
@@ -413,6 +416,7 @@ async function main() {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) usageError(`not a directory: ${options.dir}`);
     corpus = { dir, sources: undefined };
   } else corpus = buildDefaultCorpus();
+  if (options.serverOnly) return benchServerOnly(corpus, options);
 
   const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" }).stdout;
   const supportsCache = /--cache\b/.test(help);
@@ -486,7 +490,7 @@ async function main() {
   let server;
   if (options.server) {
     log("server: 200 edits on a 5,000-line file, then 200 files open ...");
-    server = await benchServer([...files].sort(), corpus.dir);
+    server = await benchServer([...files].sort(), corpus.dir, options);
   }
 
   const perf = (run, n) => ({ ...run.summary, files_per_s: round(n / (run.summary.wall_ms / 1000), 0), mb_per_s: round(bytes / 1048576 / (run.summary.wall_ms / 1000), 2) });
@@ -526,6 +530,24 @@ async function main() {
   } else printTable(results, console.log);
 }
 
+/** `--server-only`: the server's part of the benchmark, on the corpus's Python files found by a walk. */
+async function benchServerOnly(corpus, options) {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") walk(full);
+      else if (entry.isFile() && entry.name.endsWith(".py")) files.push(full);
+    }
+  };
+  walk(corpus.dir);
+  const server = await benchServer(files.sort(), corpus.dir, options);
+  const results = { commit: spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim(), date: new Date().toISOString(), node: process.version, warm_up: options.warmUp, corpus: { dir: corpus.dir, files: files.length }, server };
+  const print = options.json ? console.error : console.log;
+  if (options.json) console.log(JSON.stringify(results, null, 2));
+  print([`synclint bench, server only — ${results.commit.slice(0, 12)}, node ${results.node}${options.warmUp ? "" : ", warm-up off"}`, ...serverLines(server)].join("\n"));
+}
+
 function printTable(r, print) {
   const mb = (r.corpus.bytes / 1048576).toFixed(1);
   const out = [];
@@ -546,25 +568,29 @@ function printTable(r, print) {
   out.push(`synclint / parse-only (${r.jobs} thread${r.jobs === 1 ? "" : "s"}): ${r.ratios.cli_over_parse_only_same_threads}× wall, ${r.ratios.cli_over_parse_only_cpu}× CPU   (target ≤ 1.3× wall)`);
   out.push(`synclint / ast-grep -j ${r.ast_grep.threads}:        ${r.ratios.cli_over_ast_grep}× wall, ${r.ratios.cli_over_ast_grep_cpu}× CPU   (target ≤ 1.0× wall)`);
   out.push(r.cli_warm ? `synclint warm --cache / cold:      ${r.ratios.cli_warm_over_cold}× wall   (target ≤ 0.25×)` : "synclint warm --cache: not measured (the CLI has no --cache option yet)");
-  if (r.server) {
-    const s = r.server;
-    const l = s.edit_to_diagnostics_ms;
-    out.push("");
-    out.push(`server: ${s.file_lines}-line file, open → diagnostics ${s.open_ms} ms (${s.diagnostics} diagnostics)`);
-    const t = s.edit_to_diagnostics_server_side_ms;
-    out.push(`  ${s.edits} one-character edits, didChange → publishDiagnostics, server side: median ${t.median} ms, p90 ${t.p90} ms, p99 ${t.p99} ms, max ${t.max} ms   (target p99 < 10 ms)`);
-    const valid = s.edit_to_diagnostics_server_side_valid_code_ms;
-    const broken = s.edit_to_diagnostics_server_side_syntax_error_ms;
-    if (valid) out.push(`    ${s.edits_leaving_valid_code} edits leaving valid code: median ${valid.median} ms, p90 ${valid.p90} ms, p99 ${valid.p99} ms, max ${valid.max} ms`);
-    if (broken) out.push(`    ${s.edits - s.edits_leaving_valid_code} edits leaving a syntax error: median ${broken.median} ms, p90 ${broken.p90} ms, p99 ${broken.p99} ms, max ${broken.max} ms`);
-    out.push(`  the same seen by the client (with JSON-RPC over stdio): median ${l.median} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms`);
-    if (s.real_file) {
-      const rt = s.real_file.edit_to_diagnostics_server_side_ms;
-      out.push(`  real code, ${s.real_file.file} (${s.real_file.lines} lines, open → diagnostics ${s.real_file.open_ms} ms), ${s.edits} edits, server side: median ${rt.median} ms, p90 ${rt.p90} ms, p99 ${rt.p99} ms, max ${rt.max} ms`);
-    }
-    out.push(`  RSS: ${s.rss_idle_mb} MB idle, ${s.rss_after_open_mb} MB with ${s.open_files} files open (${(s.open_files_bytes / 1048576).toFixed(1)} MiB, all diagnosed in ${s.open_files_ms} ms), peak ${s.rss_peak_mb} MB   (target < 150 MB)`);
-  }
+  if (r.server) out.push(...serverLines(r.server));
   print(out.join("\n"));
+}
+
+/** The server's part of the table. */
+function serverLines(s) {
+  const out = [];
+  const l = s.edit_to_diagnostics_ms;
+  out.push("");
+  out.push(`server: ${s.file_lines}-line file, open → diagnostics ${s.open_ms} ms (${s.diagnostics} diagnostics)`);
+  const t = s.edit_to_diagnostics_server_side_ms;
+  out.push(`  ${s.edits} one-character edits, didChange → publishDiagnostics, server side: median ${t.median} ms, p90 ${t.p90} ms, p99 ${t.p99} ms, max ${t.max} ms   (target p99 < 10 ms)`);
+  const valid = s.edit_to_diagnostics_server_side_valid_code_ms;
+  const broken = s.edit_to_diagnostics_server_side_syntax_error_ms;
+  if (valid) out.push(`    ${s.edits_leaving_valid_code} edits leaving valid code: median ${valid.median} ms, p90 ${valid.p90} ms, p99 ${valid.p99} ms, max ${valid.max} ms`);
+  if (broken) out.push(`    ${s.edits - s.edits_leaving_valid_code} edits leaving a syntax error: median ${broken.median} ms, p90 ${broken.p90} ms, p99 ${broken.p99} ms, max ${broken.max} ms`);
+  out.push(`  the same seen by the client (with JSON-RPC over stdio): median ${l.median} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms`);
+  if (s.real_file) {
+    const rt = s.real_file.edit_to_diagnostics_server_side_ms;
+    out.push(`  real code, ${s.real_file.file} (${s.real_file.lines} lines, open → diagnostics ${s.real_file.open_ms} ms), ${s.edits} edits, server side: median ${rt.median} ms, p90 ${rt.p90} ms, p99 ${rt.p99} ms, max ${rt.max} ms`);
+  }
+  out.push(`  RSS: ${s.rss_idle_mb} MB idle, ${s.rss_after_open_mb} MB with ${s.open_files} files open (${(s.open_files_bytes / 1048576).toFixed(1)} MiB, all diagnosed in ${s.open_files_ms} ms), peak ${s.rss_peak_mb} MB   (target < 150 MB)`);
+  return out;
 }
 
 function row(label, s, findings = "") {
