@@ -76,6 +76,39 @@ const MODEL = [
   "",
 ].join("\n");
 
+/**
+ * Applies `edits` ([random place, length removed, text inserted]) to `base` one by one, splicing each into the
+ * tree before it, and holds every spliced tree without syntax errors equal to a fresh parse; `clean` hears of
+ * each such tree and the tree it was spliced into (whose own child lists a splice leaves as they were). Returns how
+ * many spliced trees had errors (the server calls them provisional).
+ */
+function spliceEach(base: string, edits: Array<[number, number, string]>, placeOf: (text: string, at: number) => number, clean: (spliced: SyntaxTree, previous: SyntaxTree) => void): number {
+  let text = base;
+  let syntax = fresh(text);
+  let provisional = 0;
+  for (const [at, length, inserted] of edits) {
+    const start = placeOf(text, at);
+    const oldEnd = Math.min(text.length, start + length);
+    const next = text.slice(0, start) + inserted + text.slice(oldEnd);
+    const spliced = spliceSyntaxTree(syntax, next, { start, oldEnd, newEnd: start + inserted.length });
+    text = next;
+    if (!spliced) {
+      syntax = fresh(text);
+      continue;
+    }
+    assert.strictEqual(spliced.derivedFrom?.id, syntax.id);
+    const before = syntax;
+    syntax = spliced;
+    if (spliced.problems.length > 0) {
+      provisional++;
+      continue;
+    }
+    clean(spliced, before);
+    assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
+  }
+  return provisional;
+}
+
 function childBlock(node: SyntaxNode): SyntaxNode {
   const definition = node.type === "decorated_definition" ? node.children.find((c) => c.field === "definition")! : node;
   return definition.children.find((c) => c.type === "block")!;
@@ -91,28 +124,7 @@ describe("spliced syntax tree", () => {
     let provisional = 0;
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(8), fc.constantFrom(...SNIPPETS)), { minLength: 1, maxLength: 15 }), (edits) => {
-        let text = BASE;
-        let syntax = fresh(text);
-        for (const [at, length, inserted] of edits) {
-          const start = at % (text.length + 1);
-          const oldEnd = Math.min(text.length, start + length);
-          const next = text.slice(0, start) + inserted + text.slice(oldEnd);
-          const spliced = spliceSyntaxTree(syntax, next, { start, oldEnd, newEnd: start + inserted.length });
-          text = next;
-          if (!spliced) {
-            syntax = fresh(text);
-            continue;
-          }
-          assert.strictEqual(spliced.derivedFrom?.id, syntax.id);
-          syntax = spliced;
-          // With errors, the region may recover differently from the whole text: the server calls such a tree provisional.
-          if (spliced.problems.length > 0) {
-            provisional++;
-            continue;
-          }
-          compared++;
-          assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
-        }
+        provisional += spliceEach(BASE, edits, (text, at) => at % (text.length + 1), () => compared++);
       }),
       { numRuns: 1000, seed: 20261129 },
     );
@@ -192,30 +204,19 @@ describe("spliced syntax tree", () => {
   it("inside a class, equals a fresh parse whenever it has no syntax errors, and re-parses less than the class for most edits", () => {
     let compared = 0;
     let insideClass = 0;
+    const methods = (tree: SyntaxTree) => tree.root.children.flatMap((statement) => (statement.type === "class_definition" ? childBlock(statement).children : []));
+    // Edits inside the class's body, where the nested re-parse applies.
+    const inClassBody = (text: string, at: number) => {
+      const bodyStart = text.indexOf("    def ");
+      return bodyStart < 0 ? at % (text.length + 1) : bodyStart + (at % Math.max(1, text.length - bodyStart));
+    };
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.constantFrom(...SNIPPETS)), { minLength: 1, maxLength: 8 }), (edits) => {
-        let text = MODEL;
-        let syntax = fresh(text);
-        for (const [at, length, inserted] of edits) {
-          // Edits inside the class's body, where the nested re-parse applies.
-          const bodyStart = text.indexOf("    def ");
-          const start = bodyStart < 0 ? at % (text.length + 1) : bodyStart + (at % Math.max(1, text.length - bodyStart));
-          const oldEnd = Math.min(text.length, start + length);
-          const next = text.slice(0, start) + inserted + text.slice(oldEnd);
-          const methodsBefore = syntax.root.children.flatMap((statement) => (statement.type === "class_definition" ? childBlock(statement).children : []));
-          const spliced = spliceSyntaxTree(syntax, next, { start, oldEnd, newEnd: start + inserted.length });
-          text = next;
-          if (!spliced) {
-            syntax = fresh(text);
-            continue;
-          }
-          syntax = spliced;
-          if (spliced.problems.length > 0) continue;
+        spliceEach(MODEL, edits, inClassBody, (spliced, previous) => {
           compared++;
-          const methodsAfter = spliced.root.children.flatMap((statement) => (statement.type === "class_definition" ? childBlock(statement).children : []));
-          if (methodsAfter.some((method) => methodsBefore.includes(method))) insideClass++;
-          assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
-        }
+          const before = methods(previous);
+          if (methods(spliced).some((method) => before.includes(method))) insideClass++;
+        });
       }),
       { numRuns: 600, seed: 20261130 },
     );
