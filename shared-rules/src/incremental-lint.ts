@@ -52,19 +52,11 @@ export class IncrementalLinter {
     const source = options.source?.text === text ? options.source : new SourceText(text);
     const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
     const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);
-    let walked = 0;
-    const lintOptions: LintOptions = { ...options, source, statementsMentioning: (name) => index.mentioners.get(name) };
-    let linted = lintStatements(text, syntax, lintOptions, (statement) => {
-      const kept = reuse?.lints.get(statement);
-      if (!kept) walked++;
-      return kept;
-    });
+    const lintOptions: LintOptions = { ...options, source, statementsMentioning: (name) => index.mentioners.get(name), statementsBinding: (name) => index.binders.get(name) };
+    let linted = lintStatements(text, syntax, lintOptions, reuse?.lints);
     // A rule that threw is skipped for the rest of the walk, so the statements after it must be walked too.
-    if (linted.ruleFailed && walked < syntax.root.children.length) {
-      linted = lintStatements(text, syntax, lintOptions);
-      walked = syntax.root.children.length;
-    }
-    this.lastWalked = { walked, statements: syntax.root.children.length };
+    if (linted.ruleFailed && linted.walked < syntax.root.children.length) linted = lintStatements(text, syntax, lintOptions);
+    this.lastWalked = { walked: linted.walked, statements: syntax.root.children.length };
     // A rule that threw is skipped for the rest of its walk: what follows depends on the order, so start afresh.
     if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
       this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements, index };
@@ -80,9 +72,17 @@ export class IncrementalLinter {
     if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
     const { change } = syntax.derivedFrom;
     const statements = syntax.root.children;
-    const current = new Set(statements);
-    const changed = statements.filter((statement) => !previous.statements.has(statement));
-    const replaced = [...previous.statements.keys()].filter((statement) => !current.has(statement));
+    const lints = previous.statements;
+    // The loops over every statement are indexed or `forEach`: they run per keystroke, often before V8 has
+    // optimised them, and unoptimised for-of loops allocate an iterator and a result per step.
+    const changed: SyntaxNode[] = [];
+    for (let i = 0; i < statements.length; i++) if (!lints.has(statements[i])) changed.push(statements[i]);
+    // A statement of the previous tree is in this one if it was kept: a splice gives every statement it keeps
+    // the new root as parent, and never puts back one it dropped.
+    const replaced: SyntaxNode[] = [];
+    lints.forEach((_, statement) => {
+      if (statement.parent !== syntax.root) replaced.push(statement);
+    });
     const names = (statement: SyntaxNode) => namesOf(statement, text);
     const edited = [...replaced.map((statement) => namesByStatement.get(statement)!), ...changed.map(names)];
     if (edited.some((entry) => !entry)) return undefined;
@@ -107,14 +107,15 @@ export class IncrementalLinter {
 
     const delta = change.newEnd - change.oldEnd;
     const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > change.oldEnd ? offset + delta : undefined);
-    const lints = new Map<SyntaxNode, StatementLint>();
-    for (const statement of statements) {
-      if (reached.has(statement)) continue;
-      const lint = previous.statements.get(statement)!;
-      if (lint.findings.length > 0 && (linesMoved || namesChanged)) continue;
-      const moved = movedLint(lint, move);
-      if (moved) lints.set(statement, moved);
-    }
+    // The previous lint's map becomes this one's: kept lints stay (moved), the others go and are walked again.
+    for (const statement of replaced) lints.delete(statement);
+    for (const statement of reached) lints.delete(statement);
+    lints.forEach((lint, statement) => {
+      if (lint.findings.length === 0 && lint.pythonOnly.length === 0) return;
+      const moved = lint.findings.length > 0 && (linesMoved || namesChanged) ? undefined : movedLint(lint, move);
+      if (!moved) lints.delete(statement);
+      else if (moved !== lint) lints.set(statement, moved);
+    });
     return { lints, index };
   }
 }

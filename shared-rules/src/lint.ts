@@ -66,6 +66,8 @@ export interface LintOptions {
   source?: SourceText;
   /** The top-level statements that mention a name, when the caller keeps such an index (the incremental linter). */
   statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
+  /** The top-level statements that bind a name at module level (a superset will do), from the same index. */
+  statementsBinding?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
@@ -87,19 +89,23 @@ export interface StatementsLint {
   result: LintResult;
   /** Per top-level statement; empty when the file was not linted statement by statement (`disable-file`). */
   statements: Map<SyntaxNode, StatementLint>;
+  /** How many statements were walked (the others' lints were kept). */
+  walked: number;
   /** A rule threw: it was skipped for the rest of the walk, so later statements' results depend on the order. */
   ruleFailed: boolean;
 }
 
 /**
- * Lints the file one top-level statement at a time; `reuse` may hand back an earlier lint of a statement
- * (the incremental linter's, for statements unaffected by an edit) instead of walking it again.
+ * Lints the file one top-level statement at a time. `kept` holds earlier lints of statements of this tree
+ * (the incremental linter's, for statements an edit cannot reach, their offsets moved): those statements are
+ * not walked again. The map is filled in with the others' lints and returned as `statements` (an editor's
+ * file has thousands of statements and is linted per keystroke: no new map per lint).
  */
-export function lintStatements(text: string, syntax: SyntaxTree, options: LintOptions = {}, reuse?: (statement: SyntaxNode) => StatementLint | undefined): StatementsLint {
+export function lintStatements(text: string, syntax: SyntaxTree, options: LintOptions = {}, kept?: Map<SyntaxNode, StatementLint>): StatementsLint {
   const source = options.source?.text === text ? options.source : new SourceText(text);
   const config = options.config ?? resolveConfig({}, process.cwd());
   const problems: Problem[] = [];
-  const statements = new Map<SyntaxNode, StatementLint>();
+  const statements = kept ?? new Map<SyntaxNode, StatementLint>();
   const suppressions = parseSuppressions(syntax.comments, source);
   // tree-sitter's comment token takes the `\r` of a CRLF; a range never ends inside a line break.
   const outsideLineBreak = (offset: number) => (text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10 ? offset - 1 : offset);
@@ -121,10 +127,11 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   };
   if (suppressions.disableFile) {
     reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
-    return { result: { findings: [], problems, source }, statements, ruleFailed: false };
+    statements.clear();
+    return { result: { findings: [], problems, source }, statements, walked: 0, ruleFailed: false };
   }
 
-  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions, statementsMentioning: options.statementsMentioning });
+  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions, statementsMentioning: options.statementsMentioning, statementsBinding: options.statementsBinding });
   const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
   const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
   // sync-in-compiled-region has no detector of its own: when it is selected, the sync rules run too, and
@@ -226,23 +233,28 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   };
   const rootLint = current;
   visit(syntax.root);
-  for (const statement of syntax.root.children) {
-    let lint = reuse?.(statement);
+  const findings: Finding[] = [...rootLint.findings];
+  const pythonOnly: SyntaxProblem[] = [...rootLint.pythonOnly];
+  let walked = 0;
+  // Indexed loops: this one runs per keystroke over every statement, often before V8 has optimised it, and
+  // unoptimised for-of loops allocate an iterator per array.
+  const topLevel = syntax.root.children;
+  for (let i = 0; i < topLevel.length; i++) {
+    const statement = topLevel[i];
+    let lint = statements.get(statement);
     // A kept lint has its offsets moved with the text; its lines and columns are found again.
     if (!lint) {
       current = lint = { findings: [], pythonOnly: [] };
       walk(statement);
+      walked++;
+      statements.set(statement, lint);
     } else if (lint.findings.length > 0) {
       lint = { findings: lint.findings.map((finding) => ({ ...finding, ...locate(finding.start, finding.end) })), pythonOnly: lint.pythonOnly };
+      statements.set(statement, lint);
     }
-    statements.set(statement, lint);
-  }
-
-  const findings: Finding[] = [...rootLint.findings];
-  const pythonOnly: SyntaxProblem[] = [...rootLint.pythonOnly];
-  for (const lint of statements.values()) {
-    pythonOnly.push(...lint.pythonOnly);
-    for (const finding of lint.findings) {
+    for (let k = 0; k < lint.pythonOnly.length; k++) pythonOnly.push(lint.pythonOnly[k]);
+    for (let k = 0; k < lint.findings.length; k++) {
+      const finding = lint.findings[k];
       const names = finding.detectedBy ? [finding.rule, finding.detectedBy] : [finding.rule];
       if (!isSuppressed(suppressions, names, finding.line - 1, finding.endLine - 1)) findings.push(finding);
     }
@@ -264,7 +276,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
 
   findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
   problems.sort((a, b) => a.start - b.start);
-  return { result: { findings, problems, source }, statements, ruleFailed: failedRules.size > 0 };
+  return { result: { findings, problems, source }, statements, walked, ruleFailed: failedRules.size > 0 };
 }
 
 /**

@@ -37,25 +37,28 @@ export class SourceText {
   static edited(previous: SourceText, text: string, start: number, oldEnd: number, newEnd: number): SourceText {
     const delta = newEnd - oldEnd;
     const old = previous.lineStarts;
-    const starts = [0];
-    let i = 1;
-    // A line start at `start` itself depends on whether a `\r` before it is followed by `\n`: scanned again.
-    while (i < old.length && old[i] < start) starts.push(old[i++]);
+    // Old line starts before `start` are kept (a line start at `start` itself depends on whether a `\r` before
+    // it is followed by `\n`: scanned again); the scan covers the edit; old ones after it move by `delta`.
+    const kept = firstAtOrAfter(old, start, 1);
+    const scanned: number[] = [];
     const scanEnd = Math.min(text.length, newEnd + 1);
     for (let k = Math.max(0, start - 1); k < scanEnd; k++) {
       const code = text.charCodeAt(k);
-      if (code === 10) starts.push(k + 1);
+      if (code === 10) scanned.push(k + 1);
       else if (code === 13) {
         if (text.charCodeAt(k + 1) === 10) k++;
-        starts.push(k + 1);
+        scanned.push(k + 1);
       }
     }
-    let last = starts[starts.length - 1];
-    for (; i < old.length; i++) {
-      if (old[i] <= oldEnd) continue;
-      const moved = old[i] + delta;
-      if (moved > last) starts.push((last = moved));
-    }
+    const last = scanned.length > 0 ? scanned[scanned.length - 1] : kept > 0 ? old[kept - 1] : 0;
+    // Moved starts are increasing: skip those inside the edit or not past the last scanned one.
+    const movedFrom = firstAtOrAfter(old, Math.max(oldEnd + 1, last - delta + 1), kept);
+    // One array of the final length: an editor's document has thousands of lines and changes per keystroke.
+    const starts = new Array<number>(kept + scanned.length + (old.length - movedFrom));
+    let n = 0;
+    for (let i = 0; i < kept; i++) starts[n++] = old[i];
+    for (const lineStart of scanned) starts[n++] = lineStart;
+    for (let i = movedFrom; i < old.length; i++) starts[n++] = old[i] + delta;
     return new SourceText(text, starts);
   }
 
@@ -127,6 +130,18 @@ export class SourceText {
     }
     return units;
   }
+}
+
+/** The first index from `from` on whose value is at least `value` (`values` increasing), or its length. */
+function firstAtOrAfter(values: readonly number[], value: number, from: number): number {
+  let low = from;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function countCodePoints(text: string): number {

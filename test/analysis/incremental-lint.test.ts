@@ -677,6 +677,37 @@ describe("IncrementalLinter", () => {
       assert.ok(other.problems.some((p) => p.kind === "unused-suppression"));
     });
 
+    it("a fix that looks through every module-level name (one_hot's num_classes) follows edits to the statement and to the name", () => {
+      const text = py`
+        import torch
+        import torch.nn.functional as F
+        NUM_CLASSES = 10
+        device = "cuda"
+
+
+        def train(model, loader):
+            for x, y in loader:
+                y = y.to(device, non_blocking=True)
+                model(x, F.one_hot(y)).backward()
+      `;
+      const suggested = (result: LintResult) => result.findings.flatMap((f) => f.fixes.map((fix) => fix.title)).filter((title) => title.includes("num_classes="));
+      const s = (session = new EditSession(text, OPTIONS_RECOMMENDED));
+      assert.deepStrictEqual(suggested(s.lint()), ["Pass `num_classes=NUM_CLASSES` to `one_hot`"]);
+      // An edit inside the function: it is linted again, the module's names gathered as it asks for them.
+      const call = s.text.indexOf("model(x, F");
+      s.apply({ start: call, end: call, inserted: "net = " });
+      assert.deepStrictEqual(suggested(s.lint()), ["Pass `num_classes=NUM_CLASSES` to `one_hot`"]);
+      // The constant renamed, then bound to something else than an integer: no fix; back: the fix again.
+      const name = s.text.indexOf("NUM_CLASSES = 10") + "NUM_CLASSES".length;
+      s.apply({ start: name, end: name, inserted: "_X" });
+      assert.deepStrictEqual(suggested(s.lint()), []);
+      s.apply({ start: name, end: name + 2, inserted: "" });
+      assert.deepStrictEqual(suggested(s.lint()), ["Pass `num_classes=NUM_CLASSES` to `one_hot`"]);
+      const value = s.text.indexOf("= 10") + 2;
+      s.apply({ start: value, end: value + 2, inserted: "len(labels)" });
+      assert.deepStrictEqual(suggested(s.lint()), []);
+    });
+
     it("torch.compile(helper) in another statement makes helper compiled, and renaming it undoes that", () => {
       const compiled = FILE.replace("\n\ndef train", "\nhelper = torch.compile(helper)\n\n\ndef train");
       const s = (session = new EditSession(compiled, OPTIONS_RECOMMENDED));

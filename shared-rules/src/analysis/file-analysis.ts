@@ -4,7 +4,7 @@
  */
 import { SyntaxNode, SyntaxTree, childByField, unparenthesized } from "../syntax";
 import { SourceText } from "../source-text";
-import { collectScopes, Scope } from "./scopes";
+import { collectScopes, Scopes } from "./scopes";
 import { ClassInfo, Evidence, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import { HotPaths, SiteContext } from "./hot-paths";
 
@@ -12,10 +12,12 @@ export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
   /** The top-level statements that mention a name (where its call sites can be), if known. */
   statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
+  /** The top-level statements that bind a name in the module scope (or more), if known. */
+  statementsBinding?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
 }
 
 export class FileAnalysis {
-  readonly scopes: Map<SyntaxNode, Scope>;
+  readonly scopes: Scopes;
   readonly classes: Map<SyntaxNode, ClassInfo>;
   readonly evidence: TensorEvidence;
   readonly hotPaths: HotPaths;
@@ -31,7 +33,7 @@ export class FileAnalysis {
   constructor(readonly tree: SyntaxTree, readonly source: SourceText, options: AnalysisOptions = {}) {
     const text = source.text;
     this.extraStepFunctions = new Set(options.extraStepFunctions ?? []);
-    this.scopes = collectScopes(tree.root, text);
+    this.scopes = collectScopes(tree.root, text, options.statementsBinding);
     this.classes = collectClasses(tree.root, text);
     const flags = textFlags(text);
     this.importsTorch = flags.importsTorch;
@@ -132,7 +134,9 @@ function collectClasses(root: SyntaxNode, text: string): Map<SyntaxNode, ClassIn
       declared = declaredClasses(statement, text);
       classesByStatement.set(statement, declared);
     }
-    for (const entry of declared) {
+    // Indexed: this loop runs per keystroke over every statement, often before V8 has optimised it.
+    for (let k = 0; k < declared.length; k++) {
+      const entry = declared[k];
       entry.info.isModule = entry.moduleByBases;
       classes.set(entry.info.node, entry.info);
       byName.set(entry.info.name, entry.info);

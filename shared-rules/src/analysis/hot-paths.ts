@@ -8,7 +8,7 @@ import { TensorEvidence, positionalArguments } from "./tensor-evidence";
 import {
   COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
-import { resolveBinding, scopeOf, Scope } from "./scopes";
+import { resolveBinding, scopeOf, Scopes } from "./scopes";
 
 export type LoopKind = "step" | "epoch" | "other";
 
@@ -48,7 +48,7 @@ type Event = LoopEvent | GuardEvent;
 export interface HotPathEnvironment {
   text: string;
   root: SyntaxNode;
-  scopes: Map<SyntaxNode, Scope>;
+  scopes: Scopes;
   evidence: TensorEvidence;
   lineOf(offset: number): number;
   extraStepFunctions: ReadonlySet<string>;
@@ -235,9 +235,10 @@ export class HotPaths {
     if (!sites && this.indexedAllCalls) sites = NO_CALLS;
     if (!sites) {
       sites = [];
-      // A method is called as `self.f(...)` inside its class; a function by its name, where the name is mentioned.
-      const mentioning = cls ? undefined : this.env.statementsMentioning?.(name);
-      const statements = cls ? [topLevelStatementOf(cls)] : mentioning ? [...mentioning].sort((a, b) => a.start - b.start) : this.env.root.children;
+      // A method is called as `self.f(...)` inside its class; a function by its name, where the name is mentioned
+      // (with an index of mentions, a name no statement mentions has no call sites).
+      const mentioning = this.env.statementsMentioning;
+      const statements = cls ? [topLevelStatementOf(cls)] : mentioning ? [...(mentioning(name) ?? NO_STATEMENTS)].sort((a, b) => a.start - b.start) : this.env.root.children;
       // Last statement first, in the order a walk over the whole file meets the calls: the first hot caller names the context.
       for (let i = statements.length - 1; i >= 0; i--) {
         const calls = statementCalls(statements[i], this.env.text);
@@ -273,8 +274,12 @@ export class HotPaths {
   /** The functions compiled by decorator or passed (as a function or a module instance) to `torch.compile`. */
   private indexCompiled(): Set<SyntaxNode> {
     const compiled = new Set<SyntaxNode>();
-    for (const statement of this.env.root.children) {
-      const calls = statementCalls(statement, this.env.text);
+    const statements = this.env.root.children;
+    // Indexed loops with early exits: this pass runs per keystroke over every statement, often before V8 has
+    // optimised it, and unoptimised for-of loops allocate an iterator per array.
+    for (let i = 0; i < statements.length; i++) {
+      const calls = statementCalls(statements[i], this.env.text);
+      if (calls.decorated.length === 0 && calls.compileCalls.length === 0) continue;
       for (const node of calls.decorated) {
         const definition = childByField(node, "definition");
         if (!node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) continue;
@@ -715,6 +720,7 @@ interface StatementCalls {
 }
 const callsByStatement = new WeakMap<SyntaxNode, StatementCalls>();
 const NO_CALLS: SyntaxNode[] = [];
+const NO_STATEMENTS: ReadonlySet<SyntaxNode> = new Set();
 
 function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   const cached = callsByStatement.get(statement);

@@ -37,12 +37,21 @@ export interface Scope {
   bindings: Map<string, Binding[]>;
 }
 
+/** A file's scopes: the module's, and each function's by its `function_definition` node. */
+export interface Scopes {
+  readonly module: Scope;
+  /** The scope of a function definition, or the module's for the root; undefined for any other node. */
+  get(node: SyntaxNode): Scope | undefined;
+}
+
 /** What one top-level statement contributes to the scopes; it depends only on the statement's own text. */
 interface StatementScopes {
   /** Bindings the statement makes in the module scope, in order of effect. */
   moduleBindings: Binding[];
   /** The function scopes inside the statement, outermost first. */
   functionScopes: Scope[];
+  /** The same by their definitions, made when first needed for a statement with many (a large class). */
+  byDefinition?: Map<SyntaxNode, Scope>;
 }
 
 /**
@@ -51,20 +60,131 @@ interface StatementScopes {
  */
 const scopesByStatement = new WeakMap<SyntaxNode, StatementScopes>();
 
-export function collectScopes(root: SyntaxNode, text: string): Map<SyntaxNode, Scope> {
-  const scopes = new Map<SyntaxNode, Scope>();
-  const moduleScope: Scope = { node: root, parent: null, bindings: new Map() };
-  scopes.set(root, moduleScope);
-  for (const statement of root.children) {
-    const collected = statementScopes(statement, text);
-    for (const binding of collected.moduleBindings) addBinding(moduleScope, binding);
-    for (const scope of collected.functionScopes) {
-      // Cached scopes of top-level functions point at the module scope of the analysis that made them.
-      if (scope.parent?.parent === null) scope.parent = moduleScope;
-      scopes.set(scope.node, scope);
+/**
+ * The scopes of the file under `root`. Function scopes are looked up in their statement's, when asked for.
+ * With `statementsBinding` (which top-level statements bind a name, from an index kept across edits), the
+ * module's bindings of a name are gathered when first asked for too: an edit then costs what its statements
+ * ask, not a pass over the whole file.
+ */
+export function collectScopes(root: SyntaxNode, text: string, statementsBinding?: (name: string) => ReadonlySet<SyntaxNode> | undefined): Scopes {
+  return new FileScopes(root, text, statementsBinding);
+}
+
+class FileScopes implements Scopes {
+  readonly module: Scope;
+
+  constructor(
+    private readonly root: SyntaxNode,
+    private readonly text: string,
+    statementsBinding: ((name: string) => ReadonlySet<SyntaxNode> | undefined) | undefined,
+  ) {
+    const bindings = statementsBinding ? new ModuleBindings(root, text, statementsBinding) : new Map<string, Binding[]>();
+    this.module = { node: root, parent: null, bindings };
+    if (!statementsBinding) for (const statement of root.children) for (const binding of statementScopes(statement, text).moduleBindings) addBinding(this.module, binding);
+  }
+
+  get(node: SyntaxNode): Scope | undefined {
+    if (node === this.root) return this.module;
+    if (node.type !== "function_definition") return undefined;
+    let statement = node;
+    while (statement.parent && statement.parent !== this.root) statement = statement.parent;
+    if (statement.parent !== this.root) return undefined;
+    const scope = functionScopeOf(statementScopes(statement, this.text), node);
+    if (!scope) return undefined;
+    // Cached scopes of top-level functions point at the module scope of the analysis that asked last.
+    let outermost = scope;
+    while (outermost.parent?.parent) outermost = outermost.parent;
+    outermost.parent = this.module;
+    return scope;
+  }
+}
+
+function functionScopeOf(collected: StatementScopes, definition: SyntaxNode): Scope | undefined {
+  const scopes = collected.functionScopes;
+  if (scopes.length <= 16) {
+    for (let i = 0; i < scopes.length; i++) if (scopes[i].node === definition) return scopes[i];
+    return undefined;
+  }
+  collected.byDefinition ??= new Map(scopes.map((scope) => [scope.node, scope]));
+  return collected.byDefinition.get(definition);
+}
+
+/**
+ * The module scope's bindings, gathered per name from the statements that bind it, in the order of the file.
+ * Iterating them (rare: a fix looking for a constant) gathers every name.
+ */
+class ModuleBindings extends Map<string, Binding[]> {
+  private readonly unbound = new Set<string>();
+  private complete = false;
+
+  constructor(
+    private readonly root: SyntaxNode,
+    private readonly text: string,
+    private readonly statementsBinding: (name: string) => ReadonlySet<SyntaxNode> | undefined,
+  ) {
+    super();
+  }
+
+  override get(name: string): Binding[] | undefined {
+    const known = super.get(name);
+    if (known || this.complete || this.unbound.has(name)) return known;
+    const statements = [...(this.statementsBinding(name) ?? [])].sort((a, b) => a.start - b.start);
+    const list: Binding[] = [];
+    for (const statement of statements) for (const binding of statementScopes(statement, this.text).moduleBindings) if (binding.name === name) list.push(binding);
+    if (list.length === 0) {
+      this.unbound.add(name);
+      return undefined;
+    }
+    super.set(name, list);
+    return list;
+  }
+
+  override has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  override get size(): number {
+    this.gatherAll();
+    return super.size;
+  }
+
+  override forEach(callback: (value: Binding[], key: string, map: Map<string, Binding[]>) => void, thisArg?: unknown): void {
+    this.gatherAll();
+    super.forEach(callback, thisArg);
+  }
+
+  override entries(): IterableIterator<[string, Binding[]]> {
+    this.gatherAll();
+    return super.entries();
+  }
+
+  override keys(): IterableIterator<string> {
+    this.gatherAll();
+    return super.keys();
+  }
+
+  override values(): IterableIterator<Binding[]> {
+    this.gatherAll();
+    return super.values();
+  }
+
+  override [Symbol.iterator](): IterableIterator<[string, Binding[]]> {
+    return this.entries();
+  }
+
+  /** Every name's bindings, in the order a pass over the file adds them (names asked for so far included). */
+  private gatherAll(): void {
+    if (this.complete) return;
+    this.complete = true;
+    super.clear();
+    for (const statement of this.root.children) {
+      for (const binding of statementScopes(statement, this.text).moduleBindings) {
+        const list = super.get(binding.name);
+        if (list) list.push(binding);
+        else super.set(binding.name, [binding]);
+      }
     }
   }
-  return scopes;
 }
 
 /** The names a top-level statement binds in the module scope (defs, classes, imports, assignments, methods). */
@@ -295,14 +415,14 @@ function bindTargets(target: SyntaxNode, path: number[], bind: (name: string, pa
   }
 }
 
-/** Per analysis (keyed by its scope map): syntax trees are reused across edits in the server, scopes are not. */
-const scopeMemos = new WeakMap<Map<SyntaxNode, Scope>, WeakMap<SyntaxNode, Scope>>();
+/** Per analysis (keyed by its scopes): syntax trees are reused across edits in the server, scopes are not. */
+const scopeMemos = new WeakMap<Scopes, WeakMap<SyntaxNode, Scope>>();
 
 /**
  * The innermost function or module scope that contains `node`. Memoised along the path climbed, so deeply
  * nested code (10,000 parentheses) costs linear time overall, not quadratic.
  */
-export function scopeOf(node: SyntaxNode, scopes: Map<SyntaxNode, Scope>): Scope {
+export function scopeOf(node: SyntaxNode, scopes: Scopes): Scope {
   let scopeMemo = scopeMemos.get(scopes);
   if (!scopeMemo) {
     scopeMemo = new WeakMap();

@@ -4,7 +4,7 @@
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { Binding, Scope, previousBinding, resolveBinding, scopeOf } from "./scopes";
+import { Binding, Scope, Scopes, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { DATA_ITERABLE_NAME, DEVICE_NAME, MODULE_NAME, lastName } from "./names";
 
 export type EvidenceKind =
@@ -47,7 +47,7 @@ export type DeviceKind = "gpu" | "cpu" | "not-device" | "unknown";
 /** Everything the evidence needs to know about the file. */
 export interface EvidenceEnvironment {
   text: string;
-  scopes: Map<SyntaxNode, Scope>;
+  scopes: Scopes;
   classes: Map<SyntaxNode, ClassInfo>;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
   defaultDeviceChanged: boolean;
@@ -224,13 +224,6 @@ export class TensorEvidence {
   }
 
   private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
-  private module: Scope | undefined;
-
-  /** The module's scope (found once: climbing to the root per name is quadratic in deeply nested code). */
-  private moduleScope(): Scope | undefined {
-    if (!this.module) for (const scope of this.env.scopes.values()) if (!scope.parent) this.module = scope;
-    return this.module;
-  }
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
   qualifiedName(raw: SyntaxNode): string | undefined {
@@ -244,8 +237,7 @@ export class TensorEvidence {
     const node = unparenthesized(raw);
     if (node.type === "identifier") {
       const name = this.text(node);
-      const moduleScope = this.moduleScope();
-      const binding = moduleScope ? resolveBinding(name, Number.MAX_SAFE_INTEGER, moduleScope) : undefined;
+      const binding = resolveBinding(name, Number.MAX_SAFE_INTEGER, this.env.scopes.module);
       const local = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
       const chosen = local?.kind === "import" ? local : binding?.kind === "import" ? binding : undefined;
       if (chosen) return importedName(chosen, this.env.text) ?? name;
