@@ -6,15 +6,17 @@
  *   definition (evidence, return values, loaders, classes), and so, in turn, do the readers of its names;
  * - through the names it binds: a statement whose functions or values a changed or re-linted statement
  *   mentions may be called from a new place (how hot it is, what `torch.compile` compiles, where a loader's
- *   batches go), and so may what that statement mentions in turn;
+ *   batches go), and so may what that statement mentions in turn; but a statement reached only through its
+ *   `def`s and `class`es passes the change on only if the contexts of its own calls of the file's functions
+ *   changed (`callerSignature`), which is known once it has been linted again;
  * - through positions in its messages and fixes: line numbers move when the line count changes, and fixes pick
  *   names that are free in the whole file, so statements with findings are linted again when either changes;
  * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again.
  * The result always equals `lintSyntaxTree` of the same tree; a property test holds it to that.
  */
 import type { SyntaxNode, SyntaxTree } from "./syntax";
-import { LintOptions, LintResult, StatementLint, fileFacts, lintStatements } from "./lint";
-import { Scope, functionScopesIn, moduleNamesBoundBy } from "./analysis/scopes";
+import { LintOptions, LintResult, StatementLint, StatementsLint, fileFacts, lintStatements } from "./lint";
+import { Scope, functionScopesIn, moduleDefinitionsOf, moduleNamesBoundBy } from "./analysis/scopes";
 import { SourceText } from "./source-text";
 import { statementNameFacts } from "./fixes/facts";
 
@@ -25,6 +27,8 @@ interface Previous {
   options: LintOptions;
   statements: Map<SyntaxNode, StatementLint>;
   index: NameIndex;
+  /** `callerSignature` of each statement that defines functions or classes, as of its last lint. */
+  signatures: Map<SyntaxNode, string>;
 }
 
 /**
@@ -35,6 +39,8 @@ interface Previous {
 interface StatementNames {
   reads: readonly string[];
   binds: readonly string[];
+  /** The names of `binds` bound only by `def` or `class`. */
+  definitions: readonly string[];
   mentions: readonly string[];
   identifiers: readonly string[];
 }
@@ -52,23 +58,58 @@ export class IncrementalLinter {
     const source = options.source?.text === text ? options.source : new SourceText(text);
     const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
     const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);
+    const signatures = reuse?.signatures ?? new Map<SyntaxNode, string>();
     const lintOptions: LintOptions = { ...options, source, statementsMentioning: (name) => index.mentioners.get(name), statementsBinding: (name) => index.binders.get(name) };
     let linted = lintStatements(text, syntax, lintOptions, reuse?.lints);
+    let walked = linted.walked.length;
+    // Definitions reached through their names alone pass the edit on only if their calls' contexts changed;
+    // the statements that this reaches are linted in one more pass, and so on. Signatures are recorded as
+    // statements are linted after edits, not when the whole file is (they cost a third of that): a statement
+    // without one passes the edit on.
+    let changedSignatures: ReadonlySet<SyntaxNode> = reuse ? recordSignatures(linted, signatures, text) : NO_STATEMENTS;
+    let spreading = reuse?.spreading;
+    while (spreading && spreading.definitionsReached.size > 0 && !linted.ruleFailed) {
+      const mentioned: string[] = [];
+      for (const statement of spreading.definitionsReached) {
+        if (!changedSignatures.has(statement) || spreading.continued.has(statement)) continue;
+        spreading.continued.add(statement);
+        mentioned.push(...namesOf(statement, text).mentions);
+      }
+      const added: SyntaxNode[] = [];
+      spreading.definitionsReached = spreadToBinders(mentioned, index, spreading, text, added);
+      if (added.length === 0) break;
+      for (const statement of added) linted.statements.delete(statement);
+      linted = lintStatements(text, syntax, lintOptions, linted.statements);
+      walked += linted.walked.length;
+      changedSignatures = recordSignatures(linted, signatures, text);
+    }
     // A rule that threw is skipped for the rest of the walk, so the statements after it must be walked too.
-    if (linted.ruleFailed && linted.walked < syntax.root.children.length) linted = lintStatements(text, syntax, lintOptions);
-    this.lastWalked = { walked: linted.walked, statements: syntax.root.children.length };
+    if (linted.ruleFailed && linted.walked.length < syntax.root.children.length) {
+      linted = lintStatements(text, syntax, lintOptions);
+      walked = linted.walked.length;
+    }
+    this.lastWalked = { walked, statements: syntax.root.children.length };
     // A rule that threw is skipped for the rest of its walk: what follows depends on the order, so start afresh.
     if (!linted.ruleFailed && linted.statements.size === syntax.root.children.length) {
-      this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements, index };
+      this.previous = { syntaxId: syntax.id, lineCount: source.lineCount, facts, options, statements: linted.statements, index, signatures };
     }
     return linted.result;
   }
 
   /**
    * The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets,
-   * and the name index brought up to date; undefined when everything must be linted again.
+   * the name index brought up to date, and the statements reached only through their definitions' names
+   * (linted again; whether the edit goes on through them is known after that); undefined when everything must
+   * be linted again.
    */
-  private reusable(previous: Previous, text: string, syntax: SyntaxTree, options: LintOptions, facts: string, lineCount: number): { lints: Map<SyntaxNode, StatementLint>; index: NameIndex } | undefined {
+  private reusable(
+    previous: Previous,
+    text: string,
+    syntax: SyntaxTree,
+    options: LintOptions,
+    facts: string,
+    lineCount: number,
+  ): { lints: Map<SyntaxNode, StatementLint>; index: NameIndex; signatures: Map<SyntaxNode, string>; spreading: Spreading } | undefined {
     if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
     const { change } = syntax.derivedFrom;
     const statements = syntax.root.children;
@@ -89,6 +130,8 @@ export class IncrementalLinter {
     const index = previous.index;
     for (const statement of replaced) index.remove(statement, namesByStatement.get(statement)!);
     for (const statement of changed) index.add(statement, names(statement));
+    const signatures = previous.signatures;
+    for (const statement of replaced) signatures.delete(statement);
 
     const reached = new Set<SyntaxNode>(changed);
     // Through the names read: definitions that changed, and the readers of what their readers bind.
@@ -96,7 +139,8 @@ export class IncrementalLinter {
     // Through the names bound: what the edited and reached statements mention may now be called differently.
     const mentioned = edited.flatMap((entry) => entry.mentions);
     for (const statement of reached) mentioned.push(...names(statement).mentions);
-    spread(mentioned, index.binders, (binder) => names(binder).mentions, reached);
+    const spreading: Spreading = { reached, continued: new Set(reached), definitionsReached: new Set() };
+    spreading.definitionsReached = spreadToBinders(mentioned, index, spreading, text, []);
 
     const linesMoved = lineCount !== previous.lineCount;
     const before = new Set<string>();
@@ -116,8 +160,64 @@ export class IncrementalLinter {
       if (!moved) lints.delete(statement);
       else if (moved !== lint) lints.set(statement, moved);
     });
-    return { lints, index };
+    return { lints, index, signatures, spreading };
   }
+}
+
+/** Where the spread through bound names stands during one lint. */
+interface Spreading {
+  /** Statements linted again (walked, or to be walked). */
+  reached: Set<SyntaxNode>;
+  /** Statements whose mentions have been spread. */
+  continued: Set<SyntaxNode>;
+  /** Statements reached only through their `def`s or `class`es and not spread from (yet). */
+  definitionsReached: Set<SyntaxNode>;
+}
+
+/**
+ * Adds to `spreading.reached` (and to `added`) the statements that bind one of `names`, and goes on with what
+ * they mention in turn, except from statements that bind the name only by `def` or `class`: the new ones of
+ * those are returned, to be looked at once linted again (`callerSignature`).
+ */
+function spreadToBinders(names: string[], index: NameIndex, spreading: Spreading, text: string, added: SyntaxNode[]): Set<SyntaxNode> {
+  const definitionsReached = new Set<SyntaxNode>();
+  const seen = new Set<string>();
+  while (names.length > 0) {
+    const name = names.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const statement of index.binders.get(name) ?? NO_STATEMENTS) {
+      if (!spreading.reached.has(statement)) {
+        spreading.reached.add(statement);
+        added.push(statement);
+        definitionsReached.add(statement);
+      }
+      if (spreading.continued.has(statement) || namesOf(statement, text).definitions.includes(name)) continue;
+      // Reached through a value it binds (an assignment, an import): spread from it as well.
+      spreading.continued.add(statement);
+      definitionsReached.delete(statement);
+      names.push(...namesOf(statement, text).mentions);
+    }
+  }
+  return definitionsReached;
+}
+
+/**
+ * Records `callerSignature` of the walked statements that define functions or classes; returns those whose
+ * signature is not the one recorded before.
+ */
+function recordSignatures(linted: StatementsLint, signatures: Map<SyntaxNode, string>, text: string): Set<SyntaxNode> {
+  const changed = new Set<SyntaxNode>();
+  const analysis = linted.analysis;
+  if (!analysis) return changed;
+  for (const statement of linted.walked) {
+    if (namesOf(statement, text).definitions.length === 0) continue;
+    const signature = analysis.hotPaths.callerSignature(statement);
+    // Without a signature from before (not linted since the file was), it may have changed.
+    if (signatures.get(statement) !== signature) changed.add(statement);
+    signatures.set(statement, signature);
+  }
+  return changed;
 }
 
 const NO_STATEMENTS: ReadonlySet<SyntaxNode> = new Set();
@@ -220,6 +320,7 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
   const names = { reads: new Set<string>(), binds: new Set(moduleNamesBoundBy(statement, text)), mentions: new Set<string>(), identifiers: new Set<string>() };
   const scopes = new Map<SyntaxNode, Scope>();
   for (const scope of functionScopesIn(statement, text)) scopes.set(scope.node, scope);
+  const attributeBases = new Set<string>();
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -237,11 +338,15 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
       const left = node.children.find((child) => child.field === "left");
       let target = left;
       while (target?.type === "attribute" || target?.type === "subscript") target = target.children[0];
-      if (target !== left && target?.type === "identifier") names.binds.add(text.slice(target.start, target.end));
+      if (target !== left && target?.type === "identifier") {
+        names.binds.add(text.slice(target.start, target.end));
+        attributeBases.add(text.slice(target.start, target.end));
+      }
     }
   }
   // Kept as arrays: a file's worth of small sets is most of what the index costs in memory.
-  const kept: StatementNames = { reads: [...names.reads], binds: [...names.binds], mentions: [...names.mentions], identifiers: [...names.identifiers] };
+  const definitions = moduleDefinitionsOf(statement, text).filter((name) => !attributeBases.has(name));
+  const kept: StatementNames = { reads: [...names.reads], binds: [...names.binds], definitions, mentions: [...names.mentions], identifiers: [...names.identifiers] };
   namesByStatement.set(statement, kept);
   return kept;
 }

@@ -89,8 +89,10 @@ export interface StatementsLint {
   result: LintResult;
   /** Per top-level statement; empty when the file was not linted statement by statement (`disable-file`). */
   statements: Map<SyntaxNode, StatementLint>;
-  /** How many statements were walked (the others' lints were kept). */
-  walked: number;
+  /** The statements walked (the others' lints were kept). */
+  walked: SyntaxNode[];
+  /** The analysis the statements were walked with (none with `disable-file`). */
+  analysis?: FileAnalysis;
   /** A rule threw: it was skipped for the rest of the walk, so later statements' results depend on the order. */
   ruleFailed: boolean;
 }
@@ -128,7 +130,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   if (suppressions.disableFile) {
     reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
     statements.clear();
-    return { result: { findings: [], problems, source }, statements, walked: 0, ruleFailed: false };
+    return { result: { findings: [], problems, source }, statements, walked: [], ruleFailed: false };
   }
 
   const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions, statementsMentioning: options.statementsMentioning, statementsBinding: options.statementsBinding });
@@ -235,7 +237,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   visit(syntax.root);
   const findings: Finding[] = [...rootLint.findings];
   const pythonOnly: SyntaxProblem[] = [...rootLint.pythonOnly];
-  let walked = 0;
+  const walked: SyntaxNode[] = [];
   // Indexed loops: this one runs per keystroke over every statement, often before V8 has optimised it, and
   // unoptimised for-of loops allocate an iterator per array.
   const topLevel = syntax.root.children;
@@ -246,7 +248,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
     if (!lint) {
       current = lint = { findings: [], pythonOnly: [] };
       walk(statement);
-      walked++;
+      walked.push(statement);
       statements.set(statement, lint);
     } else if (lint.findings.length > 0) {
       lint = { findings: lint.findings.map((finding) => ({ ...finding, ...locate(finding.start, finding.end) })), pythonOnly: lint.pythonOnly };
@@ -276,7 +278,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
 
   findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
   problems.sort((a, b) => a.start - b.start);
-  return { result: { findings, problems, source }, statements, walked, ruleFailed: failedRules.size > 0 };
+  return { result: { findings, problems, source }, statements, walked, analysis, ruleFailed: failedRules.size > 0 };
 }
 
 /**

@@ -677,6 +677,83 @@ describe("IncrementalLinter", () => {
       assert.ok(other.problems.some((p) => p.kind === "unused-suppression"));
     });
 
+    describe("a chain of helpers: a definition reached through its name passes an edit on only when its calls' contexts change", () => {
+      const CHAIN = py`
+        import torch
+
+        device = torch.device("cuda")
+
+
+        def leaf(t):
+            return t.sum().item()
+
+
+        def middle(t):
+            return leaf(t * 2)
+
+
+        def outer(t):
+            return middle(t + 1)
+
+
+        def train(model, loader, optimizer):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x.to(device, non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+
+
+        def report(model):
+            print("done")
+      `;
+      const leafItem = (result: LintResult, text: string) => {
+        const at = text.indexOf("t.sum().item()");
+        return result.findings.find((f) => f.rule === "item-in-hot-path" && f.start >= at && f.end <= at + "t.sum().item()".length);
+      };
+
+      it("typing a call of the chain's head into the step loop makes the leaf hot, two calls down; deleting it makes it cold", () => {
+        const s = (session = new EditSession(CHAIN, OPTIONS_RECOMMENDED));
+        assert.strictEqual(leafItem(s.lint(), s.text), undefined);
+        let at = s.text.indexOf("optimizer.step()") + "optimizer.step()".length;
+        for (const character of "\n        outer(loss)") {
+          s.apply({ start: at, end: at, inserted: character });
+          at += character.length;
+          s.lint();
+        }
+        const hot = leafItem(s.lint(), s.text);
+        assert.ok(hot, "leaf is hot once the step loop calls outer");
+        assert.match(hot.context.where, /^in `leaf\(\)`, called at line \d+ in `middle\(\)`, called at line \d+ in `outer\(\)`, called at line \d+ in the step loop of `train\(\)`/);
+        // The middle link renamed: the chain breaks; restored: it holds again.
+        const call = s.text.indexOf("leaf(t * 2)");
+        s.apply({ start: call, end: call, inserted: "x" });
+        assert.strictEqual(leafItem(s.lint(), s.text), undefined, "middle calls xleaf");
+        s.apply({ start: call, end: call + 1, inserted: "" });
+        assert.ok(leafItem(s.lint(), s.text), "middle calls leaf again");
+        const callStart = s.text.indexOf("\n        outer(loss)");
+        s.apply({ start: callStart, end: callStart + "\n        outer(loss)".length, inserted: "" });
+        assert.strictEqual(leafItem(s.lint(), s.text), undefined, "no hot path calls outer any more");
+        assert.strictEqual(s.text, CHAIN);
+      });
+
+      it("an edit in a cold function that calls the chain lints the function it calls, not the rest of the chain", () => {
+        const withCall = CHAIN.replace('print("done")', 'print("done")\n    outer(model)');
+        const s = (session = new EditSession(withCall, OPTIONS_RECOMMENDED));
+        s.lint();
+        const at = s.text.indexOf('"done"') + 1;
+        // Signatures are recorded as statements are linted after an edit: the first edit cannot stop at `outer`.
+        s.apply({ start: at, end: at, inserted: "x" });
+        s.lint();
+        assert.strictEqual(s.linter.lastWalked.walked, 4, "report, outer, middle, leaf");
+        s.apply({ start: at, end: at + 1, inserted: "" });
+        s.lint();
+        // `report` itself, and `outer`, which it calls: its calls' contexts are unchanged, so neither `middle` nor `leaf`.
+        assert.strictEqual(s.linter.lastWalked.walked, 2, "report and outer only");
+        s.apply({ start: at, end: at, inserted: "y" });
+        s.lint();
+        assert.strictEqual(s.linter.lastWalked.walked, 2);
+      });
+    });
+
     it("a fix that looks through every module-level name (one_hot's num_classes) follows edits to the statement and to the name", () => {
       const text = py`
         import torch

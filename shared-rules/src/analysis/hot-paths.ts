@@ -223,6 +223,28 @@ export class HotPaths {
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file calls it");
   }
 
+  /**
+   * What functions defined elsewhere in the file can learn from `statement`: the context of each of its calls
+   * of a function the module defines by name, at every depth a callee asks its callers' contexts at (a
+   * function is hot when a hot path calls it, followed MAX_CALL_DEPTH calls up). The incremental linter
+   * compares it before and after an edit that reaches the statement only through the functions it calls.
+   */
+  callerSignature(statement: SyntaxNode): string {
+    let signature = "";
+    statementCalls(statement, this.env.text).functionCalls.forEach((sites, name) => {
+      if (!this.env.scopes.module.bindings.get(name)?.some((binding) => binding.kind === "function")) return;
+      for (const call of sites) {
+        signature += `${name}@${call.start - statement.start}`;
+        for (let depth = 1; depth <= MAX_CALL_DEPTH + 1; depth++) {
+          const site = this.contextOf(call, depth);
+          signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.where}:${site.reason}`;
+        }
+        signature += "\n";
+      }
+    });
+    return signature;
+  }
+
   /** Call sites of a local function (`f(...)`) or method (`self.f(...)`), gathered from every statement's index. */
   private callSitesOf(fn: SyntaxNode): SyntaxNode[] {
     const name = this.text(childByField(fn, "name")!);

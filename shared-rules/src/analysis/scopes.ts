@@ -192,6 +192,13 @@ export function moduleNamesBoundBy(statement: SyntaxNode, text: string): string[
   return statementScopes(statement, text).moduleBindings.map((binding) => binding.name);
 }
 
+/** The module names a top-level statement binds only by `def` or `class` (not also by an assignment, an import...). */
+export function moduleDefinitionsOf(statement: SyntaxNode, text: string): string[] {
+  const bindings = statementScopes(statement, text).moduleBindings;
+  const isDefinition = (binding: Binding) => binding.kind === "function" || binding.kind === "class";
+  return [...new Set(bindings.filter(isDefinition).map((binding) => binding.name))].filter((name) => bindings.every((binding) => binding.name !== name || isDefinition(binding)));
+}
+
 /** The function scopes inside a top-level statement. */
 export function functionScopesIn(statement: SyntaxNode, text: string): readonly Scope[] {
   return statementScopes(statement, text).functionScopes;
