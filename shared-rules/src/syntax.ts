@@ -231,7 +231,7 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
   const delta = edit.newEnd - edit.oldEnd;
   const oldLength = text.length - delta;
   if (root.type !== "module" || root.end !== oldLength) return undefined;
-  const inside = spliceInsideStatement(previous, text, edit);
+  const inside = spliceInsideElement(previous, text, edit) ?? spliceInsideStatement(previous, text, edit);
   if (inside) return inside;
   // Statements touching the edit, then one more on each side: comments and blank lines after a statement
   // can belong to it, and an edit between two statements may join them.
@@ -372,8 +372,30 @@ function spliceInsideStatement(previous: SyntaxTree, text: string, edit: TextCha
   for (const statement of reparsed) if (hasEmptyBlock(statement)) return undefined;
 
   // Every node on the way down ends after the next statement of the innermost block, which the edit left alone.
-  const anchor = (top as MutableNode).anchor;
-  const moveBy = regionStart - prefix.length - anchor.offset;
+  const replaced = { container: region.block, from, to, nodes: reparsed, moveBy: regionStart - prefix.length - (top as MutableNode).anchor.offset };
+  const comments = { from: regionStart, to: oldRegionEnd, parsed: parsed.comments, shift: regionStart - prefix.length };
+  return rebuildStatement(previous, text, edit, path, replaced, comments);
+}
+
+/**
+ * The tree after an edit inside the top-level statement `path[0]`: `replaced.nodes`, re-parsed, take the place
+ * of `replaced.container`'s children `from` to `to`. Each node on `path` (the top-level statement down to the
+ * container) is copied; the other nodes are kept, those after the edit moved by its length change. The
+ * comments of the old text in `[comments.from, comments.to)` give way to the re-parsed ones.
+ */
+function rebuildStatement(
+  previous: SyntaxTree,
+  text: string,
+  edit: TextChange,
+  path: MutableNode[],
+  replaced: { container: MutableNode; from: number; to: number; nodes: MutableNode[]; moveBy: number },
+  comments: { from: number; to: number; parsed: readonly SyntaxNode[]; shift: number },
+): SyntaxTree {
+  const statements = previous.root.children;
+  const delta = edit.newEnd - edit.oldEnd;
+  const top = path[0];
+  const anchor = top.anchor;
+  const siblings = replaced.container.children;
   let parent: MutableNode | null = null;
   let newTop: MutableNode | undefined;
   for (let level = 0; level < path.length; level++) {
@@ -382,10 +404,10 @@ function spliceInsideStatement(previous: SyntaxTree, text: string, edit: TextCha
     newTop ??= copy;
     if (parent) parent.children[parent.children.indexOf(old)] = copy;
     const next = path[level + 1];
-    if (old === region.block) {
-      for (let i = 0; i < from; i++) copy.children.push(adopt(siblings[i], copy, 0));
-      for (const statement of reparsed) copy.children.push(reanchor(statement, copy, anchor, moveBy));
-      for (let i = to + 1; i < siblings.length; i++) copy.children.push(adopt(siblings[i], copy, delta));
+    if (old === replaced.container) {
+      for (let i = 0; i < replaced.from; i++) copy.children.push(adopt(siblings[i], copy, 0));
+      for (const node of replaced.nodes) copy.children.push(reanchor(node, copy, anchor, replaced.moveBy));
+      for (let i = replaced.to + 1; i < siblings.length; i++) copy.children.push(adopt(siblings[i], copy, delta));
     } else {
       for (const child of old.children) copy.children.push(child === next ? child : adopt(child, copy, child.start >= edit.oldEnd ? delta : 0));
     }
@@ -399,16 +421,84 @@ function spliceInsideStatement(previous: SyntaxTree, text: string, edit: TextCha
     kept.parent = root;
     root.children.push(kept);
   }
-  const comments: SyntaxNode[] = [];
+  const keptComments: SyntaxNode[] = [];
   for (const comment of previous.comments) {
-    if (comment.end <= regionStart) comments.push(comment);
-    else if (comment.start >= oldRegionEnd) comments.push(shifted(comment, delta));
+    if (comment.end <= comments.from) keptComments.push(comment);
+    else if (comment.start >= comments.to) keptComments.push(shifted(comment, delta));
   }
-  for (const comment of parsed.comments) comments.push(shifted(comment, regionStart - prefix.length));
+  for (const comment of comments.parsed) keptComments.push(shifted(comment, comments.shift));
   const problems = previous.problems.map((problem) => (problem.offset > top.end ? { offset: problem.offset + delta, kind: problem.kind } : problem));
   const index = statements.indexOf(top);
   const oldEnd = index + 1 < statements.length ? statements[index + 1].start - delta : text.length - delta;
-  return finish(root, comments, problems, { id: previous.id, change: { start: top.start, oldEnd, newEnd: oldEnd + delta } });
+  return finish(root, keptComments, problems, { id: previous.id, change: { start: top.start, oldEnd, newEnd: oldEnd + delta } });
+}
+
+/** Collections whose elements parse the same on their own: how to write one element as a whole collection. */
+const ELEMENT_WRAPPERS: ReadonlyMap<string, { open: string; close: string; parsed: string }> = new Map([
+  ["dictionary", { open: "{", close: "}", parsed: "dictionary" }],
+  ["set", { open: "{", close: "}", parsed: "set" }],
+  ["list", { open: "[", close: "]", parsed: "list" }],
+  ["tuple", { open: "(", close: ",)", parsed: "tuple" }],
+  ["argument_list", { open: "f(", close: ")", parsed: "call" }],
+]);
+
+/**
+ * The edit lies strictly inside one element of a collection written over lines (a dictionary entry of a
+ * thousand-line table of model configurations, an argument of a long call): re-parse that element alone,
+ * written as a collection of its own (`{` entry `}`, `f(` argument `)`). Inside brackets Python ignores line
+ * breaks and indentation, so an element parses the same alone as in the file. Used only when that parse is
+ * clean and gives back exactly one element spanning the whole text of the old one (an edit that closes a
+ * bracket, opens a string or turns the entry into a comprehension does not), and when the top-level statement
+ * had no syntax problems; otherwise undefined. The deepest such element is taken.
+ */
+function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
+  const top = innermostContaining(previous.root.children, edit);
+  if (!top || previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end)) return undefined;
+  const path: MutableNode[] = [top as MutableNode];
+  let found: { depth: number; index: number } | undefined;
+  for (let node: SyntaxNode = top; ; ) {
+    const index = node.children.findIndex((c) => c.start <= edit.start && edit.oldEnd <= c.end);
+    if (index < 0) break;
+    const child = node.children[index];
+    if (ELEMENT_WRAPPERS.has(node.type) && child.start < edit.start && edit.oldEnd < child.end) found = { depth: path.length - 1, index };
+    path.push(child as MutableNode);
+    node = child;
+  }
+  if (!found) return undefined;
+  path.length = found.depth + 1;
+  const container = path[found.depth];
+  const element = container.children[found.index];
+  const wrapper = ELEMENT_WRAPPERS.get(container.type)!;
+  const delta = edit.newEnd - edit.oldEnd;
+  const elementText = text.slice(element.start, element.end + delta);
+  const parsed = parseSyntaxTree(wrapper.open + elementText + wrapper.close);
+  if (parsed.problems.length > 0) return undefined;
+  const statement = parsed.root.children;
+  if (statement.length !== 1 || statement[0].type !== "expression_statement" || statement[0].children.length !== 1) return undefined;
+  let collection = statement[0].children[0];
+  if (collection.type !== wrapper.parsed) return undefined;
+  if (wrapper.parsed === "call") {
+    const argumentList = collection.children[1];
+    if (collection.children.length !== 2 || argumentList?.type !== "argument_list") return undefined;
+    collection = argumentList;
+  }
+  const reparsed = collection.children as MutableNode[];
+  if (reparsed.length !== 1 || reparsed[0].start !== wrapper.open.length || reparsed[0].end !== wrapper.open.length + elementText.length) return undefined;
+  // The element's role in its collection (a field name) is the old one's: its boundaries did not move.
+  const node = reparsed[0].field === element.field ? reparsed[0] : withField(reparsed[0], element.field);
+  const replaced = { container, from: found.index, to: found.index, nodes: [node], moveBy: element.start - wrapper.open.length - (top as MutableNode).anchor.offset };
+  const comments = { from: element.start, to: element.end, parsed: parsed.comments, shift: element.start - wrapper.open.length };
+  return rebuildStatement(previous, text, edit, path, replaced, comments);
+}
+
+/** The same node with another field name (fields are read-only: the node is copied, its children moved to it). */
+function withField(node: MutableNode, field: string | null): MutableNode {
+  const copy = new MutableNode(node.type, node.relativeStart, node.relativeEnd, field, node.parent, node.tokens, node.anchor);
+  for (const child of node.children) {
+    child.parent = copy;
+    copy.children.push(child);
+  }
+  return copy;
 }
 
 /** The statement of `statements` (in source order) that strictly contains the edit, if one does. */

@@ -76,6 +76,29 @@ const MODEL = [
   "",
 ].join("\n");
 
+/** Tables written over many lines, as timm's model files have them: edits inside an entry re-parse that entry. */
+const TABLES = [
+  "import torch",
+  "",
+  "default_cfgs = generate_default_cfgs({",
+  "    'vit_tiny_patch16_224.augreg_in21k_ft_in1k': _cfg(",
+  "        hf_hub_id='timm/',",
+  "        custom_load=True),  # the tiny one",
+  "    'vit_small_patch16_224.augreg_in21k': _cfg(",
+  "        hf_hub_id='timm/', num_classes=21843),",
+  "    **extra_cfgs,",
+  "    'vit_base_patch16_224': _cfg(mean=(0.5, 0.5, 0.5), std=[0.5, 0.5, 0.5], tags={'a', 'b'}),",
+  "})",
+  "",
+  "model = create_model(",
+  "    'vit_base_patch16_224',",
+  "    pretrained=True,",
+  "    *args,",
+  "    drop_rate=f(0.1, scale),",
+  ")",
+  "",
+].join("\n");
+
 /**
  * Applies `edits` ([random place, length removed, text inserted]) to `base` one by one, splicing each into the
  * tree before it, and holds every spliced tree without syntax errors equal to a fresh parse; `clean` hears of
@@ -107,6 +130,13 @@ function spliceEach(base: string, edits: Array<[number, number, string]>, placeO
     assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
   }
   return provisional;
+}
+
+/** The entries (`pair`s) of the dictionary in a `name = f({...})` statement. */
+function entriesOf(statement: SyntaxNode): SyntaxNode[] {
+  let node = statement;
+  while (node.type !== "dictionary") node = node.children.find((c) => c.type === "dictionary" || c.children.length > 0 && c.type !== "identifier" && c.type !== "string")!;
+  return node.children.filter((c) => c.type === "pair");
 }
 
 function childBlock(node: SyntaxNode): SyntaxNode {
@@ -221,6 +251,55 @@ describe("spliced syntax tree", () => {
       { numRuns: 600, seed: 20261130 },
     );
     assert.ok(compared > 200 && insideClass > 100, `compared ${compared}, kept methods in ${insideClass}`);
+  });
+
+  it("inside an entry of a table written over lines, equals a fresh parse whenever it has no syntax errors, and keeps the other entries", () => {
+    let compared = 0;
+    let entriesKept = 0;
+    const entries = (tree: SyntaxTree) => {
+      const found: SyntaxNode[] = [];
+      const stack = [...tree.root.children];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        if (node.type === "pair" || node.type === "keyword_argument") found.push(node);
+        stack.push(...node.children);
+      }
+      return found;
+    };
+    const tableSnippets = [...SNIPPETS, ",", "}", "{", "'", "**x", " for a in b", "=", "1", "x=1,", "lambda: 0", "*", ")"];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...tableSnippets)), { minLength: 1, maxLength: 8 }), (edits) => {
+        spliceEach(TABLES, edits, (text, at) => at % (text.length + 1), (spliced, previous) => {
+          compared++;
+          const before = new Set(entries(previous));
+          if (entries(spliced).some((entry) => before.has(entry)) && spliced.root.children.some((statement) => !previous.root.children.includes(statement))) entriesKept++;
+        });
+      }),
+      { numRuns: 1500, seed: 20261130 },
+    );
+    assert.ok(compared > 500 && entriesKept > 200, `compared ${compared}, kept entries of a re-parsed statement in ${entriesKept}`);
+  });
+
+  it("re-parses only the entry an edit is in, and keeps the other entries' nodes", () => {
+    const before = fresh(TABLES);
+    const table = before.root.children[1];
+    const pairs = entriesOf(table);
+    assert.strictEqual(pairs.length, 3);
+    const at = TABLES.indexOf("num_classes=21843") + "num_classes=2".length;
+    const text = TABLES.slice(0, at) + "1" + TABLES.slice(at);
+    const spliced = spliceSyntaxTree(before, text, { start: at, oldEnd: at, newEnd: at + 1 })!;
+    assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
+    const after = entriesOf(spliced.root.children[1]);
+    assert.strictEqual(after[0], pairs[0], "the entry before is kept");
+    assert.notStrictEqual(after[1], pairs[1], "the edited entry is new");
+    assert.strictEqual(after[2], pairs[2], "the entry after is kept, moved");
+    assert.strictEqual(after[2].start, pairs[2].start);
+    assert.strictEqual(spliced.root.children[2], before.root.children[2], "the next statement is kept");
+    // An edit that closes the dictionary early is not an entry's: the statement is parsed again as a whole.
+    const closing = TABLES.indexOf("custom_load=True") + 3;
+    const closed = TABLES.slice(0, closing) + "})" + TABLES.slice(closing);
+    const whole = spliceSyntaxTree(before, closed, { start: closing, oldEnd: closing, newEnd: closing + 2 });
+    if (whole && whole.problems.length === 0) assert.deepStrictEqual(dump(whole), dump(fresh(closed)));
   });
 
   it("a region with errors is only provisional: the tree the server settles on equals a fresh parse (was known bug 4)", () => {
