@@ -390,6 +390,7 @@ function rebuildStatement(
   path: MutableNode[],
   replaced: { container: MutableNode; from: number; to: number; nodes: MutableNode[]; moveBy: number },
   comments: { from: number; to: number; parsed: readonly SyntaxNode[]; shift: number },
+  reparsedProblems: { from: number; to: number; parsed: readonly ParseProblem[] } = { from: 0, to: 0, parsed: [] },
 ): SyntaxTree {
   const statements = previous.root.children;
   const delta = edit.newEnd - edit.oldEnd;
@@ -427,7 +428,12 @@ function rebuildStatement(
     else if (comment.start >= comments.to) keptComments.push(shifted(comment, delta));
   }
   for (const comment of comments.parsed) keptComments.push(shifted(comment, comments.shift));
-  const problems = previous.problems.map((problem) => (problem.offset > top.end ? { offset: problem.offset + delta, kind: problem.kind } : problem));
+  // The problems of the old text in `[reparsedProblems.from, reparsedProblems.to)` give way to the re-parsed ones.
+  const problems: ParseProblem[] = [...reparsedProblems.parsed];
+  for (const problem of previous.problems) {
+    if (problem.offset >= reparsedProblems.from && problem.offset < reparsedProblems.to) continue;
+    problems.push(problem.offset > top.end ? { offset: problem.offset + delta, kind: problem.kind } : problem);
+  }
   const index = statements.indexOf(top);
   const oldEnd = index + 1 < statements.length ? statements[index + 1].start - delta : text.length - delta;
   return finish(root, keptComments, problems, { id: previous.id, change: { start: top.start, oldEnd, newEnd: oldEnd + delta } });
@@ -446,14 +452,18 @@ const ELEMENT_WRAPPERS: ReadonlyMap<string, { open: string; close: string; parse
  * The edit lies strictly inside one element of a collection written over lines (a dictionary entry of a
  * thousand-line table of model configurations, an argument of a long call): re-parse that element alone,
  * written as a collection of its own (`{` entry `}`, `f(` argument `)`). Inside brackets Python ignores line
- * breaks and indentation, so an element parses the same alone as in the file. Used only when that parse is
- * clean and gives back exactly one element spanning the whole text of the old one (an edit that closes a
- * bracket, opens a string or turns the entry into a comprehension does not), and when the top-level statement
- * had no syntax problems; otherwise undefined. The deepest such element is taken.
+ * breaks and indentation, so an element parses the same alone as in the file. Used when that parse is clean and
+ * gives back exactly one element spanning the whole text of the old one (an edit that closes a bracket, opens a
+ * string or turns the entry into a comprehension does not); the deepest such element is taken. The top-level
+ * statement may have syntax problems only inside that element. When the element does not parse cleanly but the
+ * parse is still that collection, with its nodes inside the element's text, the result has problems: like any
+ * tree spliced from a region with errors it is provisional (a fresh parse of the whole text could recover
+ * differently), and the next edit that makes the element parse cleanly gives back the tree of a fresh parse.
+ * Otherwise undefined.
  */
 function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
   const top = innermostContaining(previous.root.children, edit);
-  if (!top || previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end)) return undefined;
+  if (!top) return undefined;
   const path: MutableNode[] = [top as MutableNode];
   let found: { depth: number; index: number } | undefined;
   for (let node: SyntaxNode = top; ; ) {
@@ -468,13 +478,14 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
   path.length = found.depth + 1;
   const container = path[found.depth];
   const element = container.children[found.index];
+  const inside = (offset: number) => offset > element.start && offset < element.end;
+  if (previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end && !inside(problem.offset))) return undefined;
   const wrapper = ELEMENT_WRAPPERS.get(container.type)!;
   const delta = edit.newEnd - edit.oldEnd;
   const elementText = text.slice(element.start, element.end + delta);
   const parsed = parseSyntaxTree(wrapper.open + elementText + wrapper.close);
-  if (parsed.problems.length > 0) return undefined;
   const statement = parsed.root.children;
-  if (statement.length !== 1 || statement[0].type !== "expression_statement" || statement[0].children.length !== 1) return undefined;
+  if (parsed.root.type !== "module" || statement.length !== 1 || statement[0].type !== "expression_statement" || statement[0].children.length !== 1) return undefined;
   let collection = statement[0].children[0];
   if (collection.type !== wrapper.parsed) return undefined;
   if (wrapper.parsed === "call") {
@@ -483,12 +494,18 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
     collection = argumentList;
   }
   const reparsed = collection.children as MutableNode[];
-  if (reparsed.length !== 1 || reparsed[0].start !== wrapper.open.length || reparsed[0].end !== wrapper.open.length + elementText.length) return undefined;
-  // The element's role in its collection (a field name) is the old one's: its boundaries did not move.
-  const node = reparsed[0].field === element.field ? reparsed[0] : withField(reparsed[0], element.field);
-  const replaced = { container, from: found.index, to: found.index, nodes: [node], moveBy: element.start - wrapper.open.length - (top as MutableNode).anchor.offset };
-  const comments = { from: element.start, to: element.end, parsed: parsed.comments, shift: element.start - wrapper.open.length };
-  return rebuildStatement(previous, text, edit, path, replaced, comments);
+  const textStart = wrapper.open.length;
+  const textEnd = textStart + elementText.length;
+  if (parsed.problems.length === 0) {
+    if (reparsed.length !== 1 || reparsed[0].start !== textStart || reparsed[0].end !== textEnd) return undefined;
+  } else if (reparsed.some((node) => node.start < textStart || node.end > textEnd)) return undefined;
+  // An element's role in its collection (a field name) is the old one's when its boundaries did not move.
+  const nodes = parsed.problems.length === 0 && reparsed[0].field !== element.field ? [withField(reparsed[0], element.field)] : reparsed;
+  const shift = element.start - textStart;
+  const problems = parsed.problems.map((problem) => ({ offset: Math.min(Math.max(problem.offset, textStart), textEnd) + shift, kind: problem.kind }));
+  const replaced = { container, from: found.index, to: found.index, nodes, moveBy: shift - (top as MutableNode).anchor.offset };
+  const comments = { from: element.start, to: element.end, parsed: parsed.comments, shift };
+  return rebuildStatement(previous, text, edit, path, replaced, comments, { from: element.start + 1, to: element.end, parsed: problems });
 }
 
 /** The same node with another field name (fields are read-only: the node is copied, its children moved to it). */
