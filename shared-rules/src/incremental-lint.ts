@@ -66,7 +66,7 @@ export class IncrementalLinter {
     // the statements that this reaches are linted in one more pass, and so on. Signatures are recorded as
     // statements are linted after edits, not when the whole file is (they cost a third of that): a statement
     // without one passes the edit on.
-    let changedSignatures: ReadonlySet<SyntaxNode> = reuse ? recordSignatures(linted, signatures, text) : NO_STATEMENTS;
+    let changedSignatures: ReadonlySet<SyntaxNode> = reuse ? recordSignatures(linted, signatures, index, text) : NO_STATEMENTS;
     let spreading = reuse?.spreading;
     while (spreading && spreading.definitionsReached.size > 0 && !linted.ruleFailed) {
       const mentioned: string[] = [];
@@ -81,7 +81,7 @@ export class IncrementalLinter {
       for (const statement of added) linted.statements.delete(statement);
       linted = lintStatements(text, syntax, lintOptions, linted.statements);
       walked += linted.walked.length;
-      changedSignatures = recordSignatures(linted, signatures, text);
+      changedSignatures = recordSignatures(linted, signatures, index, text);
     }
     // A rule that threw is skipped for the rest of the walk, so the statements after it must be walked too.
     if (linted.ruleFailed && linted.walked.length < syntax.root.children.length) {
@@ -203,15 +203,23 @@ function spreadToBinders(names: string[], index: NameIndex, spreading: Spreading
 }
 
 /**
- * Records `callerSignature` of the walked statements that define functions or classes; returns those whose
- * signature is not the one recorded before.
+ * Records `callerSignature` of the walked statements that define functions or classes that another statement
+ * mentions (only those can be reached through their definitions' names: when one is mentioned later, it has no
+ * signature and passes the edit on); returns those whose signature is not the one recorded before.
  */
-function recordSignatures(linted: StatementsLint, signatures: Map<SyntaxNode, string>, text: string): Set<SyntaxNode> {
+function recordSignatures(linted: StatementsLint, signatures: Map<SyntaxNode, string>, index: NameIndex, text: string): Set<SyntaxNode> {
   const changed = new Set<SyntaxNode>();
   const analysis = linted.analysis;
   if (!analysis) return changed;
+  const mentionedElsewhere = (statement: SyntaxNode, name: string) => {
+    for (const mentioner of index.mentioners.get(name) ?? NO_STATEMENTS) if (mentioner !== statement) return true;
+    return false;
+  };
   for (const statement of linted.walked) {
-    if (namesOf(statement, text).definitions.length === 0) continue;
+    if (!namesOf(statement, text).definitions.some((name) => mentionedElsewhere(statement, name))) {
+      signatures.delete(statement);
+      continue;
+    }
     const signature = analysis.hotPaths.callerSignature(statement);
     // Without a signature from before (not linted since the file was), it may have changed.
     if (signatures.get(statement) !== signature) changed.add(statement);
