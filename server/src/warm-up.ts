@@ -58,10 +58,10 @@ def scale(x):
  * leaves syntax errors to recover from) and deletes it again, linting after each edit as the server does, until
  * `budgetMs` is spent or `rounds` passes over the file are done. Returns the number of edits made.
  */
-export function warmUp(encoding: PositionEncoding, rounds: number, budgetMs: number, source = WARM_UP_SOURCE): number {
+export function warmUp(encoding: PositionEncoding, rounds: number, budgetMs: number): number {
   const started = performance.now();
-  const lines = source.split("\n");
-  const document = new OpenDocument("synclint-warm-up:///train.py", 1, source);
+  const lines = WARM_UP_SOURCE.split("\n");
+  const document = new OpenDocument("synclint-warm-up:///train.py", 1, WARM_UP_SOURCE);
   const linter = new IncrementalLinter();
   const config = resolveConfig({}, process.cwd());
   const lint = () => {

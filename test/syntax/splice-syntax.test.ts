@@ -295,11 +295,27 @@ describe("spliced syntax tree", () => {
     assert.strictEqual(after[2], pairs[2], "the entry after is kept, moved");
     assert.strictEqual(after[2].start, pairs[2].start);
     assert.strictEqual(spliced.root.children[2], before.root.children[2], "the next statement is kept");
-    // An edit that closes the dictionary early is not an entry's: the statement is parsed again as a whole.
+  });
+
+  it("re-parses alone an entry that no longer parses: a provisional tree, and the next keystroke gives a fresh parse's", () => {
+    // A splice consumes the tree it is given (kept nodes move): each case starts from a fresh parse.
+    const base = fresh(TABLES);
+    const pairs = entriesOf(base.root.children[1]);
+    const at = TABLES.indexOf("hf_hub_id='timm/', num") + "hf_hub_id='timm/'".length;
+    const broken = TABLES.slice(0, at) + "x" + TABLES.slice(at);
+    const provisional = spliceSyntaxTree(base, broken, { start: at, oldEnd: at, newEnd: at + 1 })!;
+    assert.ok(provisional.problems.length > 0, "the tree has the entry's problem");
+    assert.ok(provisional.problems.every((p) => p.offset > pairs[1].start && p.offset < pairs[2].start), "inside the edited entry");
+    assert.strictEqual(entriesOf(provisional.root.children[1])[2], pairs[2], "the next entry is kept");
+    const repaired = spliceSyntaxTree(provisional, TABLES, { start: at, oldEnd: at + 1, newEnd: at })!;
+    assert.deepStrictEqual(dump(repaired), dump(fresh(TABLES)));
+    assert.strictEqual(entriesOf(repaired.root.children[1])[0], pairs[0]);
+    // An edit that closes the dictionary early is no entry's: the statement is parsed again as a whole.
     const closing = TABLES.indexOf("custom_load=True") + 3;
     const closed = TABLES.slice(0, closing) + "})" + TABLES.slice(closing);
-    const whole = spliceSyntaxTree(before, closed, { start: closing, oldEnd: closing, newEnd: closing + 2 });
-    if (whole && whole.problems.length === 0) assert.deepStrictEqual(dump(whole), dump(fresh(closed)));
+    const whole = spliceSyntaxTree(fresh(TABLES), closed, { start: closing, oldEnd: closing, newEnd: closing + 2 })!;
+    assert.ok(whole.problems.length > 0);
+    assert.ok(!entriesOf(whole.root.children[1]).includes(pairs[2]), "no entry kept");
   });
 
   it("a region with errors is only provisional: the tree the server settles on equals a fresh parse (was known bug 4)", () => {
