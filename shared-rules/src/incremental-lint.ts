@@ -204,8 +204,9 @@ function spreadToBinders(names: string[], index: NameIndex, spreading: Spreading
 
 /**
  * Records `callerSignature` of the walked statements that define functions or classes that another statement
- * mentions (only those can be reached through their definitions' names: when one is mentioned later, it has no
- * signature and passes the edit on); returns those whose signature is not the one recorded before.
+ * mentions, and returns those whose signature is not the one recorded before. The others are returned too,
+ * without a signature: one that no other statement mentions any more (a call of it was just deleted) may have
+ * gone cold, and one that is mentioned later has no signature to compare.
  */
 function recordSignatures(linted: StatementsLint, signatures: Map<SyntaxNode, string>, index: NameIndex, text: string): Set<SyntaxNode> {
   const changed = new Set<SyntaxNode>();
@@ -218,6 +219,7 @@ function recordSignatures(linted: StatementsLint, signatures: Map<SyntaxNode, st
   for (const statement of linted.walked) {
     if (!namesOf(statement, text).definitions.some((name) => mentionedElsewhere(statement, name))) {
       signatures.delete(statement);
+      changed.add(statement);
       continue;
     }
     const signature = analysis.hotPaths.callerSignature(statement);
