@@ -735,6 +735,21 @@ describe("IncrementalLinter", () => {
         assert.strictEqual(s.text, CHAIN);
       });
 
+      it("deleting the only call of the chain's head makes the leaf cold, even when the file's identifiers stay the same", () => {
+        // `outer` stays an identifier of train (a keyword argument's name), so only the call's removal says it.
+        // Statements in between keep the chain out of the statements re-parsed around an edit of train.
+        const called = CHAIN.replace("optimizer.step()\n", "optimizer.step()\n        outer(loss)\n        log(outer=1)\n").replace("\n\ndef train(", "\n\nSPACER = 1\n\n\ndef train(").replace("\n\ndef report(", "\n\nOTHER = 2\n\n\ndef report(");
+        const s = (session = new EditSession(called, OPTIONS_RECOMMENDED));
+        assert.ok(leafItem(s.lint(), s.text), "hot through outer(loss)");
+        // Lint once after an edit elsewhere, so that `outer` has a signature recorded.
+        const at = s.text.indexOf('"done"') + 1;
+        s.apply({ start: at, end: at, inserted: "x" });
+        s.lint();
+        const call = s.text.indexOf("outer(loss)");
+        s.apply({ start: call, end: call + "outer".length, inserted: "log" });
+        assert.strictEqual(leafItem(s.lint(), s.text), undefined, "no one calls outer");
+      });
+
       it("an edit in a cold function that calls the chain lints the function it calls, not the rest of the chain", () => {
         const withCall = CHAIN.replace('print("done")', 'print("done")\n    outer(model)');
         const s = (session = new EditSession(withCall, OPTIONS_RECOMMENDED));
