@@ -41,6 +41,7 @@ def train(model, dataset, optimizer, device):
         loss.backward()
         optimizer.step()
         total = loss.item()
+        print(loss.item())
         values = loss.cpu().numpy()
         torch.cuda.synchronize()
         if step % 100 == 0:

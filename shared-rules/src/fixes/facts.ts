@@ -92,7 +92,6 @@ interface StatementNameFacts {
  * asked for after an edit does not walk the whole file.
  */
 const nameFactsByStatement = new WeakMap<SyntaxNode, StatementNameFacts>();
-const nameFactsByFile = new WeakMap<SyntaxNode, Partial<Record<keyof StatementNameFacts, Set<string>>>>();
 
 export function statementNameFacts(statement: SyntaxNode, text: string): StatementNameFacts {
   let facts = nameFactsByStatement.get(statement);
@@ -112,19 +111,62 @@ export function statementNameFacts(statement: SyntaxNode, text: string): Stateme
   return facts;
 }
 
-/** One kind of names of the whole file that `node` belongs to, joined from its statements' once per file. */
-function namesOfFile(node: SyntaxNode, kind: keyof StatementNameFacts, text: string): Set<string> {
+/** One kind of the names of a file: how many of its top-level statements have each. */
+interface FileNames {
+  root: SyntaxNode;
+  statements: Set<SyntaxNode>;
+  counts: Map<string, number>;
+}
+
+/** Per kind, the names of the file asked about last. */
+const lastFileNames = new Map<keyof StatementNameFacts, FileNames>();
+
+/**
+ * One kind of names of the whole file that `node` belongs to, joined from its statements'. An edited file's
+ * tree keeps the node of every statement the edits left alone (`spliceSyntaxTree`), and those keep their
+ * names: the counts of the tree asked about last are brought up to date with the statements that came and went
+ * since, rather than joined again from every statement per keystroke.
+ */
+function namesOfFile(node: SyntaxNode, kind: keyof StatementNameFacts, text: string): { has(name: string): boolean } {
   let top = node;
   while (top.parent) top = top.parent;
-  let byKind = nameFactsByFile.get(top);
-  if (!byKind) nameFactsByFile.set(top, (byKind = {}));
-  let names = byKind[kind];
-  if (!names) {
-    names = new Set<string>();
-    for (const statement of top.children) for (const name of statementNameFacts(statement, text)[kind]) names.add(name);
-    byKind[kind] = names;
+  let names = lastFileNames.get(kind);
+  if (names?.root !== top) {
+    names = updatedNames(names, top, kind, text);
+    lastFileNames.set(kind, names);
   }
-  return names;
+  const counts = names.counts;
+  return { has: (name) => (counts.get(name) ?? 0) > 0 };
+}
+
+function updatedNames(last: FileNames | undefined, root: SyntaxNode, kind: keyof StatementNameFacts, text: string): FileNames {
+  const statements = root.children;
+  const add = (counts: Map<string, number>, statement: SyntaxNode, by: number) => {
+    for (const name of statementNameFacts(statement, text)[kind]) counts.set(name, (counts.get(name) ?? 0) + by);
+  };
+  if (last) {
+    // A statement of an earlier tree is in this one if it was kept: a splice gives the statements it keeps the
+    // new root as parent, and never puts back one it dropped.
+    const gone: SyntaxNode[] = [];
+    for (const statement of last.statements) if (statement.parent !== root) gone.push(statement);
+    const come: SyntaxNode[] = [];
+    for (let i = 0; i < statements.length; i++) if (!last.statements.has(statements[i])) come.push(statements[i]);
+    // Another file, or most of this one changed: join them all again.
+    if (gone.length + come.length <= statements.length / 2) {
+      for (const statement of gone) {
+        add(last.counts, statement, -1);
+        last.statements.delete(statement);
+      }
+      for (const statement of come) {
+        add(last.counts, statement, 1);
+        last.statements.add(statement);
+      }
+      return { root, statements: last.statements, counts: last.counts };
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const statement of statements) add(counts, statement, 1);
+  return { root, statements: new Set(statements), counts };
 }
 
 /** How a use of a name takes part in its statement. */
