@@ -14,6 +14,7 @@
  * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again.
  * The result always equals `lintSyntaxTree` of the same tree; a property test holds it to that.
  */
+import { isStatementOf } from "./syntax";
 import type { SyntaxNode, SyntaxTree } from "./syntax";
 import { LintOptions, LintResult, StatementLint, StatementsLint, fileFacts, lintStatements } from "./lint";
 import { Scope, functionScopesIn, moduleDefinitionsOf, moduleNamesBoundBy } from "./analysis/scopes";
@@ -118,11 +119,9 @@ export class IncrementalLinter {
     // optimised them, and unoptimised for-of loops allocate an iterator and a result per step.
     const changed: SyntaxNode[] = [];
     for (let i = 0; i < statements.length; i++) if (!lints.has(statements[i])) changed.push(statements[i]);
-    // A statement of the previous tree is in this one if it was kept: a splice gives every statement it keeps
-    // the new root as parent, and never puts back one it dropped.
     const replaced: SyntaxNode[] = [];
     lints.forEach((_, statement) => {
-      if (statement.parent !== syntax.root) replaced.push(statement);
+      if (!isStatementOf(statement, syntax.root)) replaced.push(statement);
     });
     const names = (statement: SyntaxNode) => namesOf(statement, text);
     const edited = [...replaced.map((statement) => namesByStatement.get(statement)!), ...changed.map(names)];

@@ -580,6 +580,21 @@ function indentationBefore(code: (offset: number) => number, offset: number): st
   return indentation;
 }
 
+/** The top-level statement that holds `node` (the node itself when it is one). */
+export function topLevelStatementOf(node: SyntaxNode): SyntaxNode {
+  let statement = node;
+  while (statement.parent?.parent) statement = statement.parent;
+  return statement;
+}
+
+/**
+ * Is `statement`, a top-level statement of this tree or of a tree it was spliced from, one of this tree's?
+ * A splice gives every statement it keeps the new root as parent, and never puts back one it dropped.
+ */
+export function isStatementOf(statement: SyntaxNode, root: SyntaxNode): boolean {
+  return statement.parent === root;
+}
+
 /** A top-level statement or a comment, moved by `shift` (its anchor is its own). */
 function shifted(node: SyntaxNode, shift: number): SyntaxNode {
   (node as MutableNode).anchor.offset += shift;

@@ -3,7 +3,7 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, positionalArguments } from "./tensor-evidence";
 import {
   COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
@@ -780,13 +780,6 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   }
   callsByStatement.set(statement, calls);
   return calls;
-}
-
-/** The top-level statement that holds `node`. */
-function topLevelStatementOf(node: SyntaxNode): SyntaxNode {
-  let statement = node;
-  while (statement.parent?.parent) statement = statement.parent;
-  return statement;
 }
 
 /** The class whose method `node` is (or is in); nested functions of a method have none. */

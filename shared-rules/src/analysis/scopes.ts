@@ -6,7 +6,7 @@
  * then to the module. This is flow-insensitive across branches on purpose: it is cheap and right for the
  * straight-line code that training loops are made of.
  */
-import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, topLevelStatementOf, unparenthesized } from "../syntax";
 
 export type BindingKind = "assign" | "augmented" | "for" | "with" | "parameter" | "import" | "function" | "class" | "walrus";
 
@@ -86,8 +86,7 @@ class FileScopes implements Scopes {
   get(node: SyntaxNode): Scope | undefined {
     if (node === this.root) return this.module;
     if (node.type !== "function_definition") return undefined;
-    let statement = node;
-    while (statement.parent && statement.parent !== this.root) statement = statement.parent;
+    const statement = topLevelStatementOf(node);
     if (statement.parent !== this.root) return undefined;
     const scope = functionScopeOf(statementScopes(statement, this.text), node);
     if (!scope) return undefined;

@@ -3,7 +3,7 @@
  * whether a name is ever written except in given ways. Built on the syntax tree only (the analysis stays
  * read-only), and conservative: anything unusual makes a fix decline.
  */
-import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, isStatementOf, unparenthesized } from "../syntax";
 
 const FUNCTION_TYPES = new Set(["function_definition", "lambda"]);
 
@@ -145,10 +145,8 @@ function updatedNames(last: FileNames | undefined, root: SyntaxNode, kind: keyof
     for (const name of statementNameFacts(statement, text)[kind]) counts.set(name, (counts.get(name) ?? 0) + by);
   };
   if (last) {
-    // A statement of an earlier tree is in this one if it was kept: a splice gives the statements it keeps the
-    // new root as parent, and never puts back one it dropped.
     const gone: SyntaxNode[] = [];
-    for (const statement of last.statements) if (statement.parent !== root) gone.push(statement);
+    for (const statement of last.statements) if (!isStatementOf(statement, root)) gone.push(statement);
     const come: SyntaxNode[] = [];
     for (let i = 0; i < statements.length; i++) if (!last.statements.has(statements[i])) come.push(statements[i]);
     // Another file, or most of this one changed: join them all again.
