@@ -11,6 +11,13 @@ export interface PublishedDiagnostics {
   diagnostics: any[];
 }
 
+const live = new Set<TestClient>();
+
+/** Clients whose server process has not exited yet. */
+export function liveTestClients(): TestClient[] {
+  return [...live];
+}
+
 export class TestClient {
   readonly child: ChildProcess;
   readonly connection: MessageConnection;
@@ -35,7 +42,13 @@ export class TestClient {
   constructor() {
     this.child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr!.on("data", (chunk) => this.logs.push(String(chunk)));
-    this.exitCode = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
+    live.add(this);
+    this.exitCode = new Promise((resolve) =>
+      this.child.on("exit", (code) => {
+        live.delete(this);
+        resolve(code);
+      }),
+    );
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification("textDocument/publishDiagnostics", (params: PublishedDiagnostics) => {
       this.published.push(params);
