@@ -213,11 +213,15 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
 
   // One iterative walk per statement, which also finds what Python rejects and tree-sitter accepts; a rule
   // that throws is reported once and skipped for the rest of the file.
+  // It runs for every node of every walked statement: indexed, and no set lookup until a rule has failed.
   const visit = (node: SyntaxNode) => {
     const problem = pythonOnlyProblem(node, text);
     if (problem) current.pythonOnly.push(problem);
-    for (const { rule, visit } of visitorsByType.get(node.type) ?? NO_VISITORS) {
-      if (failedRules.has(rule)) continue;
+    const visitors = visitorsByType.get(node.type);
+    if (visitors === undefined) return;
+    for (let i = 0; i < visitors.length; i++) {
+      const { rule, visit } = visitors[i];
+      if (failedRules.size > 0 && failedRules.has(rule)) continue;
       try {
         visit(node);
       } catch (error) {
@@ -337,8 +341,6 @@ function withoutNodes(site: SiteContext): SiteContext {
   const { loop: _loop, ...rest } = site;
   return rest;
 }
-
-const NO_VISITORS: ReadonlyArray<{ rule: Rule; visit: (node: SyntaxNode) => void }> = [];
 
 const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
 

@@ -29,11 +29,14 @@ export interface Suppressions {
 const SYNCLINT_IGNORE = /#\s*synclint:\s*ignore(?:\[([^\]]*)\])?/gi;
 const NOQA = /#\s*noqa(?::\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?/gi;
 const DISABLE_FILE = /#\s*synclint:\s*disable-file\b/i;
+/** What each of the patterns above needs; most comments are prose, and one scan rules them out. */
+const MENTIONS_SUPPRESSION = /synclint|noqa/i;
 
 export function parseSuppressions(comments: SyntaxNode[], source: SourceText): Suppressions {
   const result: Suppressions = { disableFile: false, byLine: new Map(), all: [] };
   for (const comment of comments) {
     const text = source.text.slice(comment.start, comment.end);
+    if (!MENTIONS_SUPPRESSION.test(text)) continue;
     if (DISABLE_FILE.test(text)) result.disableFile = true;
     const line = source.position(comment.start).line;
     for (const match of text.matchAll(SYNCLINT_IGNORE)) {

@@ -56,17 +56,18 @@ class MutableNode implements SyntaxNode {
   declare relativeEnd: number;
   declare readonly field: string | null;
   declare parent: MutableNode | null;
-  declare readonly children: MutableNode[];
+  /** Set once by the copy (exact-size arrays), or filled in by the splice (`children` given). */
+  declare children: MutableNode[];
   declare readonly tokens: string[];
   declare anchor: Anchor;
 
-  constructor(type: string, relativeStart: number, relativeEnd: number, field: string | null, parent: MutableNode | null, tokens: string[], anchor: Anchor) {
+  constructor(type: string, relativeStart: number, relativeEnd: number, field: string | null, parent: MutableNode | null, tokens: string[], anchor: Anchor, children: MutableNode[] = []) {
     this.type = type;
     this.relativeStart = relativeStart;
     this.relativeEnd = relativeEnd;
     this.field = field;
     this.parent = parent;
-    this.children = [];
+    this.children = children;
     this.tokens = tokens;
     this.anchor = anchor;
   }
@@ -84,6 +85,8 @@ const ERROR_TYPE_ID = 0xffff;
 /** Nodes whose anonymous tokens the analysis reads; everything else shares one empty list (fewer allocations). */
 const OPERATOR_TYPES = new Set(["binary_operator", "comparison_operator", "boolean_operator", "unary_operator", "augmented_assignment", "not_operator"]);
 const NO_TOKENS: string[] = Object.freeze([]) as unknown as string[];
+/** The children of every copied leaf (most nodes): frozen, so that a push into it fails loudly. */
+const NO_CHILDREN: MutableNode[] = Object.freeze([]) as unknown as MutableNode[];
 
 let typeNames: string[] | undefined;
 let typeIsNamed: boolean[] | undefined;
@@ -111,14 +114,28 @@ interface Sinks {
 
 /**
  * Copies the children of the node under `cursor` (and all their descendants) into `parent`, with one
- * iterative walk (deep nesting is safe). Leaves the cursor on the node it started on.
+ * iterative walk (deep nesting is safe). Leaves the cursor on the node it started on. Each node's children are
+ * gathered in one shared list and copied out, at their exact count, when the walk leaves the node: an array
+ * grown by pushes reserves room for 16, and most nodes have one to three children or none.
  */
 function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void {
   const names = typeNames!;
   const named = typeIsNamed!;
   const fields = fieldNames!;
+  parent.children = NO_CHILDREN;
   if (!cursor.gotoFirstChild()) return;
   const stack: MutableNode[] = [parent];
+  const gathered: MutableNode[] = [];
+  // Where each node of `stack` starts its children in `gathered`.
+  const firstChild: number[] = [0];
+  const close = () => {
+    const owner = stack.pop()!;
+    const from = firstChild.pop()!;
+    if (gathered.length > from) {
+      owner.children = gathered.slice(from);
+      gathered.length = from;
+    }
+  };
   for (;;) {
     const typeId = cursor.nodeTypeId;
     const owner = stack[stack.length - 1];
@@ -135,20 +152,21 @@ function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void
     } else if (isError || named[typeId]) {
       // Each top-level statement and each comment moves on its own anchor; other nodes share their owner's.
       const anchor = type === "comment" || owner.parent === null ? { offset: 0 } : owner.anchor;
-      node = new MutableNode(type, cursor.startIndex, cursor.endIndex, fields[cursor.currentFieldId] ?? null, owner, OPERATOR_TYPES.has(type) ? [] : NO_TOKENS, anchor);
+      node = new MutableNode(type, cursor.startIndex, cursor.endIndex, fields[cursor.currentFieldId] ?? null, owner, OPERATOR_TYPES.has(type) ? [] : NO_TOKENS, anchor, NO_CHILDREN);
       if (type === "comment") sinks.comments.push(node);
-      else owner.children.push(node);
+      else gathered.push(node);
       if (isError) sinks.problems.push({ offset: node.start, kind: "ERROR" });
     } else if (owner.tokens !== NO_TOKENS) {
       owner.tokens.push(type);
     }
     if (node && cursor.gotoFirstChild()) {
       stack.push(node);
+      firstChild.push(gathered.length);
       continue;
     }
     while (!cursor.gotoNextSibling()) {
       cursor.gotoParent();
-      stack.pop();
+      close();
       if (stack.length === 0) return;
     }
   }

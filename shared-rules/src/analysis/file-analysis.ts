@@ -161,6 +161,8 @@ function declaredClasses(statement: SyntaxNode, text: string): DeclaredClass[] {
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    // A class is a statement: expressions never hold one, and they are most of a file's nodes.
+    if (node.type === "expression_statement" || node.type === "return_statement") continue;
     for (const child of node.children) stack.push(child);
     if (node.type !== "class_definition") continue;
     const nameNode = childByField(node, "name");

@@ -72,6 +72,10 @@ export function collectScopes(root: SyntaxNode, text: string, statementsBinding?
 
 class FileScopes implements Scopes {
   readonly module: Scope;
+  /** The definition asked for last, and its answer: a walk asks for the same function many times in a row. */
+  private lastDefinition: SyntaxNode | undefined;
+  private lastScope: Scope | undefined;
+  private lastOutermost: Scope | undefined;
 
   constructor(
     private readonly root: SyntaxNode,
@@ -85,15 +89,22 @@ class FileScopes implements Scopes {
 
   get(node: SyntaxNode): Scope | undefined {
     if (node === this.root) return this.module;
+    // Cached scopes of top-level functions point at the module scope of the analysis that asked last.
+    if (node === this.lastDefinition) {
+      this.lastOutermost!.parent = this.module;
+      return this.lastScope;
+    }
     if (node.type !== "function_definition") return undefined;
     const statement = topLevelStatementOf(node);
     if (statement.parent !== this.root) return undefined;
     const scope = functionScopeOf(statementScopes(statement, this.text), node);
     if (!scope) return undefined;
-    // Cached scopes of top-level functions point at the module scope of the analysis that asked last.
     let outermost = scope;
     while (outermost.parent?.parent) outermost = outermost.parent;
     outermost.parent = this.module;
+    this.lastDefinition = node;
+    this.lastScope = scope;
+    this.lastOutermost = outermost;
     return scope;
   }
 }
@@ -424,11 +435,29 @@ function bindTargets(target: SyntaxNode, path: number[], bind: (name: string, pa
 /** Per analysis (keyed by its scopes): syntax trees are reused across edits in the server, scopes are not. */
 const scopeMemos = new WeakMap<Scopes, WeakMap<SyntaxNode, Scope>>();
 
-/**
- * The innermost function or module scope that contains `node`. Memoised along the path climbed, so deeply
- * nested code (10,000 parentheses) costs linear time overall, not quadratic.
- */
+/** Climbs longer than this are memoised; shorter ones cost less than the memo's bookkeeping. */
+const UNMEMOISED_CLIMB = 64;
+
+/** The innermost function or module scope that contains `node`. */
 export function scopeOf(node: SyntaxNode, scopes: Scopes): Scope {
+  let climbed = 0;
+  for (let current: SyntaxNode | null = node.parent; current; current = current.parent) {
+    if (current.type === "function_definition") {
+      const scope = scopes.get(current);
+      // Parameters' default values are evaluated in the enclosing scope.
+      if (scope && !isInParameters(node, current)) return scope;
+    }
+    if (!current.parent) return scopes.get(current)!;
+    if (++climbed === UNMEMOISED_CLIMB) return memoisedScopeOf(node, scopes);
+  }
+  return scopes.get(node)!;
+}
+
+/**
+ * `scopeOf`, memoised along the path climbed, so that deeply nested code (10,000 parentheses) costs linear
+ * time overall, not quadratic.
+ */
+function memoisedScopeOf(node: SyntaxNode, scopes: Scopes): Scope {
   let scopeMemo = scopeMemos.get(scopes);
   if (!scopeMemo) {
     scopeMemo = new WeakMap();

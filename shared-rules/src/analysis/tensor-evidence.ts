@@ -227,7 +227,8 @@ export class TensorEvidence {
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
   qualifiedName(raw: SyntaxNode): string | undefined {
-    if (this.qualifiedMemo.has(raw)) return this.qualifiedMemo.get(raw);
+    const known = this.qualifiedMemo.get(raw);
+    if (known !== undefined || this.qualifiedMemo.has(raw)) return known;
     const name = this.computeQualifiedName(raw);
     this.qualifiedMemo.set(raw, name);
     return name;

@@ -135,6 +135,8 @@ export const implicitHostRead: Rule = {
           if (value && context.text(value) === "True") context.report({ node, messageId: "nonfinite", data: { expression: shortText(node, context) } });
           return;
         }
+        // Calls of anything else are most calls: they cost no argument list.
+        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min") return;
         const args = positional(node);
         if (CONVERSIONS.has(name) && args.length === 1) return reportValue(node, args[0], "conversion");
         if (name === "range") {
