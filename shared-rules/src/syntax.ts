@@ -468,39 +468,43 @@ const ELEMENT_WRAPPERS: ReadonlyMap<string, { open: string; close: string; parse
 
 /**
  * The edit lies strictly inside one element of a collection written over lines (a dictionary entry of a
- * thousand-line table of model configurations, an argument of a long call): re-parse that element alone,
- * written as a collection of its own (`{` entry `}`, `f(` argument `)`). Inside brackets Python ignores line
- * breaks and indentation, so an element parses the same alone as in the file. Used when that parse is clean and
- * gives back exactly one element spanning the whole text of the old one (an edit that closes a bracket, opens a
- * string or turns the entry into a comprehension does not); the deepest such element is taken. The top-level
- * statement may have syntax problems only inside that element. When the element does not parse cleanly but the
- * parse is still that collection, with its nodes inside the element's text, the result has problems: like any
- * tree spliced from a region with errors it is provisional (a fresh parse of the whole text could recover
- * differently), and the next edit that makes the element parse cleanly gives back the tree of a fresh parse.
- * Otherwise undefined.
+ * thousand-line table of model configurations, an argument of a long call), or in the space between two
+ * elements (an indentation, a comment between entries): re-parse that element alone, or the two elements with
+ * what lies between them, written as a collection of its own (`{` entry `}`, `f(` argument `)`). Inside
+ * brackets Python ignores line breaks and indentation, so elements parse the same alone as in the file, and the
+ * separators around them are unchanged. Used when that parse is clean and gives back elements from the first
+ * re-parsed character to the last (an edit that closes a bracket, opens a string or turns the entry into a
+ * comprehension does not; a comma typed or deleted splits or joins elements); the deepest such collection is
+ * taken. The top-level statement may have
+ * syntax problems only inside the text re-parsed. When that text does not parse cleanly but the parse is still
+ * that collection, with its nodes inside the text, the result has problems: like any tree spliced from a region
+ * with errors it is provisional (a fresh parse of the whole text could recover differently), and the next edit
+ * that makes the text parse cleanly gives back the tree of a fresh parse. Otherwise undefined.
  */
 function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
   const top = innermostContaining(previous.root.children, edit);
   if (!top) return undefined;
   const path: MutableNode[] = [top as MutableNode];
-  let found: { depth: number; index: number } | undefined;
+  let found: { depth: number; from: number; to: number } | undefined;
   for (let node: SyntaxNode = top; ; ) {
+    const elements = ELEMENT_WRAPPERS.has(node.type) ? elementsAround(node.children, edit) : undefined;
+    if (elements) found = { depth: path.length - 1, ...elements };
     const index = node.children.findIndex((c) => c.start <= edit.start && edit.oldEnd <= c.end);
     if (index < 0) break;
     const child = node.children[index];
-    if (ELEMENT_WRAPPERS.has(node.type) && child.start < edit.start && edit.oldEnd < child.end) found = { depth: path.length - 1, index };
     path.push(child as MutableNode);
     node = child;
   }
   if (!found) return undefined;
   path.length = found.depth + 1;
   const container = path[found.depth];
-  const element = container.children[found.index];
-  const inside = (offset: number) => offset > element.start && offset < element.end;
+  const first = container.children[found.from];
+  const last = container.children[found.to];
+  const inside = (offset: number) => offset > first.start && offset < last.end;
   if (previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end && !inside(problem.offset))) return undefined;
   const wrapper = ELEMENT_WRAPPERS.get(container.type)!;
   const delta = edit.newEnd - edit.oldEnd;
-  const elementText = text.slice(element.start, element.end + delta);
+  const elementText = text.slice(first.start, last.end + delta);
   const parsed = parseSyntaxTree(wrapper.open + elementText + wrapper.close);
   const statement = parsed.root.children;
   if (parsed.root.type !== "module" || statement.length !== 1 || statement[0].type !== "expression_statement" || statement[0].children.length !== 1) return undefined;
@@ -514,16 +518,37 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
   const reparsed = collection.children as MutableNode[];
   const textStart = wrapper.open.length;
   const textEnd = textStart + elementText.length;
-  if (parsed.problems.length === 0) {
-    if (reparsed.length !== 1 || reparsed[0].start !== textStart || reparsed[0].end !== textEnd) return undefined;
-  } else if (reparsed.some((node) => node.start < textStart || node.end > textEnd)) return undefined;
-  // An element's role in its collection (a field name) is the old one's when its boundaries did not move.
-  const nodes = parsed.problems.length === 0 && reparsed[0].field !== element.field ? [withField(reparsed[0], element.field)] : reparsed;
-  const shift = element.start - textStart;
+  let nodes = reparsed;
+  if (parsed.problems.length > 0) {
+    if (reparsed.some((node) => node.start < textStart || node.end > textEnd)) return undefined;
+  } else {
+    if (reparsed.length === 0 || reparsed[0].start !== textStart || reparsed[reparsed.length - 1].end !== textEnd) return undefined;
+    if (reparsed.length === 1 && found.from === found.to) {
+      // An element's role in its collection (a field name) is the old one's when its boundaries did not move.
+      if (reparsed[0].field !== first.field) nodes = [withField(reparsed[0], first.field)];
+    } else if (reparsed.some((node) => node.field !== null) || container.children.slice(found.from, found.to + 1).some((node) => node.field !== null)) {
+      // The elements of these collections fill no field; were one to, its role could have moved.
+      return undefined;
+    }
+  }
+  const shift = first.start - textStart;
   const problems = parsed.problems.map((problem) => ({ offset: Math.min(Math.max(problem.offset, textStart), textEnd) + shift, kind: problem.kind }));
-  const replaced = { container, from: found.index, to: found.index, nodes, moveBy: shift - (top as MutableNode).anchor.offset };
-  const comments = { from: element.start, to: element.end, parsed: parsed.comments, shift };
-  return rebuildStatement(previous, text, edit, path, replaced, comments, { from: element.start + 1, to: element.end, parsed: problems });
+  const replaced = { container, from: found.from, to: found.to, nodes, moveBy: shift - (top as MutableNode).anchor.offset };
+  const comments = { from: first.start, to: last.end, parsed: parsed.comments, shift };
+  return rebuildStatement(previous, text, edit, path, replaced, comments, { from: first.start + 1, to: last.end, parsed: problems });
+}
+
+/**
+ * The elements of a collection that the edit lies strictly within: one element that holds it, or the two
+ * on either side of the space it is in; undefined when it touches the first element's start or the last one's end.
+ */
+function elementsAround(elements: readonly SyntaxNode[], edit: TextChange): { from: number; to: number } | undefined {
+  let from = -1;
+  while (from + 1 < elements.length && elements[from + 1].start < edit.start) from++;
+  let to = from;
+  while (to >= 0 && to < elements.length && elements[to].end <= edit.oldEnd) to++;
+  if (from < 0 || to >= elements.length) return undefined;
+  return { from, to };
 }
 
 /** The same node with another field name (fields are read-only: the node is copied, its children moved to it). */

@@ -297,6 +297,52 @@ describe("spliced syntax tree", () => {
     assert.strictEqual(spliced.root.children[2], before.root.children[2], "the next statement is kept");
   });
 
+  it("re-parses only the two entries around an edit between them (a comment, an indentation), and keeps the others", () => {
+    const base = fresh(TABLES);
+    const pairs = entriesOf(base.root.children[1]);
+    // Typing inside the comment between the first and the second entry.
+    const inComment = TABLES.indexOf("the tiny one") + 4;
+    const commented = TABLES.slice(0, inComment) + "x" + TABLES.slice(inComment);
+    const spliced = spliceSyntaxTree(base, commented, { start: inComment, oldEnd: inComment, newEnd: inComment + 1 })!;
+    assert.deepStrictEqual(dump(spliced), dump(fresh(commented)));
+    assert.deepStrictEqual(spliced.comments.map((c) => commented.slice(c.start, c.end)), fresh(commented).comments.map((c) => commented.slice(c.start, c.end)));
+    const after = entriesOf(spliced.root.children[1]);
+    assert.notStrictEqual(after[0], pairs[0], "the entry before the comment is parsed again");
+    assert.notStrictEqual(after[1], pairs[1], "the entry after the comment is parsed again");
+    assert.strictEqual(after[2], pairs[2], "the next entry is kept");
+    assert.strictEqual(spliced.root.children[2], base.root.children[2], "the next statement is kept");
+
+    // An `x` typed into the indentation before the third entry: a provisional tree with the problem between the
+    // two entries; deleting it gives back a fresh parse's tree, the first entry kept throughout.
+    const base2 = fresh(TABLES);
+    const pairs2 = entriesOf(base2.root.children[1]);
+    const indentation = TABLES.indexOf("    **extra_cfgs") + 2;
+    const broken = TABLES.slice(0, indentation) + "x" + TABLES.slice(indentation);
+    const provisional = spliceSyntaxTree(base2, broken, { start: indentation, oldEnd: indentation, newEnd: indentation + 1 })!;
+    assert.ok(provisional.problems.length > 0);
+    assert.ok(provisional.problems.every((p) => p.offset > pairs2[1].start && p.offset < pairs2[2].end + 1), JSON.stringify(provisional.problems));
+    assert.strictEqual(entriesOf(provisional.root.children[1])[0], pairs2[0], "the first entry is kept");
+    const repaired = spliceSyntaxTree(provisional, TABLES, { start: indentation, oldEnd: indentation + 1, newEnd: indentation })!;
+    assert.deepStrictEqual(dump(repaired), dump(fresh(TABLES)));
+    assert.strictEqual(repaired.problems.length, 0);
+    assert.strictEqual(entriesOf(repaired.root.children[1])[0], pairs2[0], "the first entry is kept");
+
+    // Deleting the comma between two arguments joins them (`pretrained=True * args`): one argument where there
+    // were two, still a fresh parse's tree; typing it again splits them.
+    const comma = TABLES.indexOf("pretrained=True,") + "pretrained=True".length;
+    const joined = TABLES.slice(0, comma) + TABLES.slice(comma + 1);
+    const base3 = fresh(TABLES);
+    const argumentsOf = (statement: SyntaxNode) => statement.children[0].children[1].children[1].children;
+    const before = argumentsOf(base3.root.children[2]);
+    const spliced3 = spliceSyntaxTree(base3, joined, { start: comma, oldEnd: comma + 1, newEnd: comma })!;
+    assert.deepStrictEqual(dump(spliced3), dump(fresh(joined)));
+    assert.strictEqual(argumentsOf(spliced3.root.children[2]).length, before.length - 1);
+    assert.strictEqual(argumentsOf(spliced3.root.children[2])[0], before[0], "the first argument is kept");
+    const split = spliceSyntaxTree(spliced3, TABLES, { start: comma, oldEnd: comma, newEnd: comma + 1 })!;
+    assert.deepStrictEqual(dump(split), dump(fresh(TABLES)));
+    assert.strictEqual(split.root.children[1], base3.root.children[1], "the table statement is kept");
+  });
+
   it("re-parses alone an entry that no longer parses: a provisional tree, and the next keystroke gives a fresh parse's", () => {
     // A splice consumes the tree it is given (kept nodes move): each case starts from a fresh parse.
     const base = fresh(TABLES);
