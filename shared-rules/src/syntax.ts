@@ -475,11 +475,11 @@ const ELEMENT_WRAPPERS: ReadonlyMap<string, { open: string; close: string; parse
  * separators around them are unchanged. Used when that parse is clean and gives back elements from the first
  * re-parsed character to the last (an edit that closes a bracket, opens a string or turns the entry into a
  * comprehension does not; a comma typed or deleted splits or joins elements); the deepest such collection is
- * taken. The top-level statement may have
- * syntax problems only inside the text re-parsed. When that text does not parse cleanly but the parse is still
- * that collection, with its nodes inside the text, the result has problems: like any tree spliced from a region
- * with errors it is provisional (a fresh parse of the whole text could recover differently), and the next edit
- * that makes the text parse cleanly gives back the tree of a fresh parse. Otherwise undefined.
+ * taken. The top-level statement may have syntax problems only inside the text re-parsed. When that text does
+ * not parse cleanly but the parse is still that collection, with its nodes inside the text, the result has
+ * problems: like any tree spliced from a region with errors it is provisional (a fresh parse of the whole text
+ * could recover differently), and the next edit that makes the text parse cleanly gives back the tree of a
+ * fresh parse. Otherwise undefined.
  */
 function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChange): SyntaxTree | undefined {
   const top = innermostContaining(previous.root.children, edit);
@@ -504,8 +504,8 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
   if (previous.problems.some((problem) => problem.offset >= top.start && problem.offset <= top.end && !inside(problem.offset))) return undefined;
   const wrapper = ELEMENT_WRAPPERS.get(container.type)!;
   const delta = edit.newEnd - edit.oldEnd;
-  const elementText = text.slice(first.start, last.end + delta);
-  const parsed = parseSyntaxTree(wrapper.open + elementText + wrapper.close);
+  const elementsText = text.slice(first.start, last.end + delta);
+  const parsed = parseSyntaxTree(wrapper.open + elementsText + wrapper.close);
   const statement = parsed.root.children;
   if (parsed.root.type !== "module" || statement.length !== 1 || statement[0].type !== "expression_statement" || statement[0].children.length !== 1) return undefined;
   let collection = statement[0].children[0];
@@ -517,7 +517,7 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
   }
   const reparsed = collection.children as MutableNode[];
   const textStart = wrapper.open.length;
-  const textEnd = textStart + elementText.length;
+  const textEnd = textStart + elementsText.length;
   let nodes = reparsed;
   if (parsed.problems.length > 0) {
     if (reparsed.some((node) => node.start < textStart || node.end > textEnd)) return undefined;
