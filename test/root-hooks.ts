@@ -12,7 +12,6 @@ function describeHandle(handle: any): string {
   const kind = handle?.constructor?.name ?? typeof handle;
   if (kind === "ChildProcess") return `child process ${handle.pid}: ${(handle.spawnargs ?? []).join(" ")}`;
   if (kind === "Socket" || kind === "Pipe") return `${kind} (fd ${handle._handle?.fd ?? "?"}, readable ${handle.readable}, writable ${handle.writable})`;
-  if (kind === "Timeout") return `timer of ${handle._idleTimeout} ms: ${String(handle._onTimeout).slice(0, 200)}`;
   return kind;
 }
 
