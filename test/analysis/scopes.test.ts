@@ -138,6 +138,26 @@ describe("collectScopes", () => {
     assert.strictEqual(resolveBinding("NUM_CLASSES", innerReturn.start, scope)?.effective, lastEnd, "a name bound in the module resolves to its last binding there");
   });
 
+  it("finds a node's scope the same however deep it is nested (climbs past 64 ancestors are memoised)", () => {
+    for (const depth of [1, 63, 64, 65, 200]) {
+      const nest = (name: string) => `${"(".repeat(depth)}${name}${")".repeat(depth)}`;
+      const text = `c = 1\n\ndef f(a, b=${nest("c")}):\n    return ${nest("a")} + ${nest("b")}\n`;
+      const tree = parseSyntaxTree(text);
+      const scopes = collectScopes(tree.root, text);
+      const definition = allNodes(tree.root).find((node) => node.type === "function_definition")!;
+      const identifiers = (name: string) => allNodes(tree.root).filter((node) => node.type === "identifier" && text.slice(node.start, node.end) === name);
+      for (const [name, scopeNode] of [["a", definition], ["b", definition], ["c", tree.root]] as const) {
+        // The last occurrence is the deepest one: a read in the body, or the default value of `b`.
+        const identifier = identifiers(name).at(-1)!;
+        // Asked twice: the second answer may come from a memo.
+        for (let ask = 0; ask < 2; ask++) assert.strictEqual(scopeOf(identifier, scopes).node, scopeNode, `${name} at depth ${depth}`);
+      }
+      // A default value is evaluated outside its function: `c` resolves to the module's binding.
+      const c = identifiers("c").at(-1)!;
+      assert.strictEqual(resolveBinding("c", c.start, scopeOf(c, scopes))?.kind, "assign");
+    }
+  });
+
   it("finds function scopes in a statement with many functions (a large class)", () => {
     const methods = Array.from({ length: 40 }, (_, i) => `    def method_${i}(self, x${i}):\n        return x${i}\n`).join("\n");
     const text = `class Big:\n${methods}`;
