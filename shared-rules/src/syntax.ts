@@ -470,9 +470,9 @@ const ELEMENT_WRAPPERS: ReadonlyMap<string, { open: string; close: string; parse
  * The edit lies strictly inside one element of a collection written over lines (a dictionary entry of a
  * thousand-line table of model configurations, an argument of a long call), or in the space between two
  * elements (an indentation, a comment between entries): re-parse that element alone, or the two elements with
- * what lies between them, written as a collection of its own (`{` entry `}`, `f(` argument `)`). Inside
- * brackets Python ignores line breaks and indentation, so elements parse the same alone as in the file, and the
- * separators around them are unchanged. Used when that parse is clean and gives back elements from the first
+ * what lies between them (and any the edit spans), written as a collection of its own (`{` entry `}`, `f(`
+ * argument `)`). Inside brackets Python ignores line breaks and indentation, so elements parse the same alone
+ * as in the file, and the separators around them are unchanged. Used when that parse is clean and gives back elements from the first
  * re-parsed character to the last (an edit that closes a bracket, opens a string or turns the entry into a
  * comprehension does not; a comma typed or deleted splits or joins elements); the deepest such collection is
  * taken. The top-level statement may have syntax problems only inside the text re-parsed. When that text does
@@ -539,8 +539,9 @@ function spliceInsideElement(previous: SyntaxTree, text: string, edit: TextChang
 }
 
 /**
- * The elements of a collection that the edit lies strictly within: one element that holds it, or the two
- * on either side of the space it is in; undefined when it touches the first element's start or the last one's end.
+ * The run of elements that the edit lies strictly within: from the last element that starts before it to the
+ * first that ends after it (one element that holds it, the two on either side of the space it is in, or more
+ * when it spans whole elements); undefined when it touches the first element's start or the last one's end.
  */
 function elementsAround(elements: readonly SyntaxNode[], edit: TextChange): { from: number; to: number } | undefined {
   let from = -1;
