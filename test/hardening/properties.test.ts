@@ -3,7 +3,7 @@
  */
 import * as assert from "assert";
 import { initParser, lintSource } from "synclint-rules";
-import { anyTextArbitrary, checkEngineOn, checkIncrementalParse, checkServerDocument, editArbitrary, fc, programArbitrary } from "./properties";
+import { anyTextArbitrary, checkEngineOn, checkIncrementalParse, checkTreeWalk, checkServerDocument, editArbitrary, fc, programArbitrary } from "./properties";
 
 const SEED = 20261129;
 const RUNS = 150;
@@ -31,6 +31,10 @@ describe("hardening: properties (seeded)", function () {
 
   it("(b) arbitrary strings (Unicode, lone surrogates, decoded random bytes): lintSource never throws", () => {
     fc.assert(fc.property(anyTextArbitrary, (text) => checkEngineOn(text)), params(200));
+  });
+
+  it("(a, b) the syntax copy's walk in the runtime's memory visits what web-tree-sitter's TreeCursor visits, on programs and arbitrary strings", () => {
+    fc.assert(fc.property(fc.oneof(programArbitrary, anyTextArbitrary), (text) => checkTreeWalk(text)), params(300));
   });
 
   it("(c) in process: the spliced syntax tree (spliceSyntaxTree, what OpenDocument does on each keystroke) equals a fresh parse whenever it has no syntax errors", () => {

@@ -12,6 +12,7 @@ import { spawnSync } from "child_process";
 import { applyFixes, buildSyntaxTree, parsePython, parsesCleanly, parseSyntaxTree, spliceSyntaxTree, lintSource, lintSyntaxTree, resolveConfig, SourceText } from "synclint-rules";
 import type { LintResult, SyntaxNode, SyntaxTree, Tree, ResolvedConfig } from "synclint-rules";
 import { OpenDocument } from "synclint-server/out/documents";
+import { walkRecord, walkTree } from "synclint-rules/out/parser";
 
 // ---------------------------------------------------------------------------------------------------------
 // A grammar of Python-ish training code
@@ -193,6 +194,23 @@ export function serialiseResult(result: LintResult): string {
 }
 
 /** (a) and (b): the engine never throws, ranges are inside the document, the output is deterministic. */
+/** The walk the syntax copy uses (in the runtime's memory) visits what web-tree-sitter's TreeCursor visits. */
+export function checkTreeWalk(text: string): void {
+  const tree = parsePython(text);
+  try {
+    const cursor = tree.walk();
+    const expected = walkRecord(cursor);
+    cursor.delete();
+    const actual = walkRecord(walkTree(tree));
+    if (actual.length !== expected.length || actual.some((entry, i) => entry !== expected[i])) {
+      const at = actual.findIndex((entry, i) => entry !== expected[i]);
+      throw new Error(`walk differs from TreeCursor at node ${at}: got ${actual[at]}, want ${expected[at]}`);
+    }
+  } finally {
+    tree.delete();
+  }
+}
+
 export function checkEngineOn(text: string): void {
   for (const config of [DEFAULT, STRICT]) {
     const options = { config, filePath: path.join(process.cwd(), "train.py"), reportUnusedSuppressions: true };

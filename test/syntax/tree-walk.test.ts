@@ -1,30 +1,7 @@
 import * as assert from "assert";
 import fc from "fast-check";
 import { initParser, parsePython, walkTree } from "synclint-rules";
-import type { Tree } from "synclint-rules";
-
-type Walk = ReturnType<typeof walkTree>;
-
-/** Every node the cursor visits, in order, with what the syntax copy reads of it. */
-function visit(cursor: Walk | ReturnType<Tree["walk"]>): string[] {
-  const seen: string[] = [];
-  const record = () => seen.push(`${cursor.nodeTypeId} ${cursor.startIndex}-${cursor.endIndex} f${cursor.currentFieldId}${cursor.nodeIsMissing ? " missing" : ""}`);
-  record();
-  let depth = 0;
-  for (;;) {
-    if (cursor.gotoFirstChild()) {
-      depth++;
-      record();
-      continue;
-    }
-    while (!cursor.gotoNextSibling()) {
-      if (depth === 0 || !cursor.gotoParent()) return seen;
-      depth--;
-    }
-    if (depth === 0) return seen;
-    record();
-  }
-}
+import { treeWalkKind, walkRecord } from "synclint-rules/out/parser";
 
 const PIECES = [
   "import torch\n",
@@ -37,25 +14,32 @@ const PIECES = [
   "while not done and x.any():\n\tpass\n",
   "lambda: (yield)\n",
   "a[b:c, ...] = {k: v for k, v in d.items() if k}\n",
+  // Aliased nodes (`as_pattern_target`, `dotted_name` as a module's name), fields through hidden nodes.
+  "import a.b as c\nfrom . import (d as e)\n",
+  "with g() as (h, i):\n    pass\n",
+  "try:\n    pass\nexcept (E, F) as err:\n    raise\n",
+  "match v:\n    case [1, *rest] if rest: pass\n    case {'k': q} as w: pass\n",
+  "@dec\nasync def h(*a, b: int = 1, **k) -> None:\n    s = f'{x!r:>{w}}' + b'\\x00'\n",
+  "z = x.item()y\n",
+  "print(j\n",
 ];
 
-describe("walkTree: the fast cursor reads what web-tree-sitter's TreeCursor reads", () => {
+describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter's TreeCursor reads", () => {
   before(() => initParser());
 
   it("visits the same nodes with the same types, ranges, fields and MISSING flags on random programs", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }), fc.nat(40), (pieces, nesting) => {
-        // Deep nesting grows (and reallocates) the cursor's stack during the walk.
+        // Deep nesting makes deep stacks of entries.
         const text = pieces.join("") + "z = " + "(".repeat(nesting) + "1" + ")".repeat(nesting) + "\n";
         const tree = parsePython(text);
         try {
           const slow = tree.walk();
-          const expected = visit(slow);
+          const expected = walkRecord(slow);
           slow.delete();
           const fast = walkTree(tree);
-          const actual = visit(fast);
+          const actual = walkRecord(fast);
           fast.delete();
-          fast.delete(); // deleting twice is harmless
           assert.deepStrictEqual(actual, expected);
         } finally {
           tree.delete();
@@ -65,24 +49,36 @@ describe("walkTree: the fast cursor reads what web-tree-sitter's TreeCursor read
     );
   });
 
-  it("uses the runtime's own cursor functions (not the slower fallback)", () => {
-    const tree = parsePython("x = 1\n");
-    const cursor = walkTree(tree);
+  it("reads the tree in memory (the layout check at initialisation passed), not through the slower cursor", () => {
+    assert.strictEqual(treeWalkKind(), "memory", "walkTree fell back to TreeCursor: the runtime's layout no longer matches what MemoryWalk reads");
+    assert.strictEqual(walkTree(parsePython("x = 1\n")).constructor.name, "MemoryWalk");
+  });
+
+  it("gives no field to the children of an ERROR past the 256th (field maps name children by a byte)", () => {
+    // One ERROR with hundreds of children: `)` closes nothing.
+    const text = "x = f(" + Array.from({ length: 400 }, (_, i) => `a${i}`).join(" ") + ")) = 1\n";
+    const tree = parsePython(text);
     try {
-      assert.strictEqual(cursor.constructor.name, "Object", "walkTree fell back to TreeCursor: the runtime no longer exports its cursor functions");
+      const slow = tree.walk();
+      const expected = walkRecord(slow);
+      slow.delete();
+      assert.ok(expected.length > 400);
+      assert.deepStrictEqual(walkRecord(walkTree(tree)), expected);
     } finally {
-      cursor.delete();
       tree.delete();
     }
   });
 
-  it("survives a deep tree (the cursor's stack is reallocated while walking) and frees it", () => {
+  it("reads a deep tree as the cursor does", () => {
     const text = "x = " + "[".repeat(300) + "]".repeat(300) + "\n";
-    for (let round = 0; round < 20; round++) {
-      const tree = parsePython(text);
-      const cursor = walkTree(tree);
-      assert.ok(visit(cursor).length > 300);
-      cursor.delete();
+    const tree = parsePython(text);
+    try {
+      const slow = tree.walk();
+      const expected = walkRecord(slow);
+      slow.delete();
+      assert.ok(expected.length > 300);
+      assert.deepStrictEqual(walkRecord(walkTree(tree)), expected);
+    } finally {
       tree.delete();
     }
   });
