@@ -90,6 +90,83 @@ describe("FileAnalysis", () => {
       assert.strictEqual(hp.loopKind(forLoopAt(a, "while True")), "step");
     });
 
+    it("a loop around a step loop runs its own body once per run of that loop, unless it trains in its own body too", () => {
+      const a = analyse(py`
+        import torch
+        def bench(model, optimizer, x):
+            for stage, num_steps in enumerate([10, 20]):
+                for k in range(num_steps):
+                    model(x).mean().backward()
+                    optimizer.step()
+                torch.cuda.synchronize()
+        def ppo(agent, envs, optimizer, num_updates, num_steps):
+            for update in range(1, num_updates + 1):
+                for step in range(num_steps):
+                    action = agent(envs.obs)
+                stats = action.mean().item()
+        def accumulate(model, optimizer, x, max_iters, accum_steps):
+            for it in range(max_iters):
+                for micro in range(accum_steps):
+                    model(x).mean().backward()
+                optimizer.step()
+                per_update = model.loss.item()
+      `);
+      const hp = a.analysis.hotPaths;
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for stage")), "epoch");
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for k in")), "step");
+      const sync = contextAt(a, "torch.cuda.synchronize()");
+      assert.strictEqual(sync.hot, false);
+      assert.match(sync.reason, /once per epoch: it is in the epoch loop at line 3, outside the step loop/);
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for update")), "epoch", "a count of updates around a rollout of steps");
+      assert.strictEqual(contextAt(a, "action.mean().item()").hot, false);
+      // The outer loop steps the optimizer itself: each of its iterations is a training step.
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for it in")), "step");
+      assert.strictEqual(contextAt(a, "model.loss.item()").hot, true);
+    });
+
+    it("an exception handler inside a step loop is cold and says why", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, y in loader:
+                try:
+                    loss = model(x.cuda()).mean()
+                    loss.backward()
+                except RuntimeError:
+                    print(loss.item())
+                    continue
+                optimizer.step()
+                every_step = loss.item()
+      `);
+      const handler = contextAt(a, "print(loss.item())");
+      assert.strictEqual(handler.hot, false);
+      assert.strictEqual(handler.reason, "it runs only when the exception handled at line 7 is raised");
+      assert.strictEqual(handler.where, "in `train()`");
+      assert.strictEqual(contextAt(a, "every_step = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "loss = model(x.cuda()).mean()").hot, true, "the try body runs every step");
+    });
+
+    it("a modulo by gradient-accumulation micro-batches holds on every optimizer step: not a periodic guard", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, optimizer, accum_steps, args):
+            for i, (x, y) in enumerate(loader):
+                loss = model(x).mean() / accum_steps
+                loss.backward()
+                if (i + 1) % accum_steps == 0:
+                    optimizer.step()
+                    per_update = loss.item()
+                if i % args.gradient_accumulation_steps != 0:
+                    continue
+                after_continue = loss.item()
+                if i % 100 == 0:
+                    logged = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "per_update = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "after_continue = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "logged = loss.item()").hot, false, "a modulo by a constant still is");
+    });
+
     it("`forward` of a module, `*_step` methods and Lightning hooks are hot", () => {
       const a = analyse(py`
         import torch
@@ -300,6 +377,31 @@ describe("FileAnalysis", () => {
       const a = analyse(TRAIN);
       const node = findNode(a, "hot_read = loss.item()");
       assert.strictEqual(a.analysis.contextOf(node), a.analysis.contextOf(node));
+    });
+  });
+
+  describe("device mentions", () => {
+    const trainLoop = (extra: string) => py`
+      import torch
+      ${extra}
+      def train(loader, model, optimizer):
+          for x, y in loader:
+              loss = model(x).mean()
+              loss.backward()
+              optimizer.step()
+              value = loss.item()
+    `;
+    it("a file that mentions XLA assumes its tensors are on an accelerator; `plt.xlabel` is no mention", () => {
+      for (const [extra, expected] of [
+        ["import torch_xla.core.xla_model as xm", true],
+        ["device = xm.xla_device()", true],
+        ["plt.xlabel('step')", false],
+        ["XLABEL = 'x'", false],
+      ] as const) {
+        const a = analyse(trainLoop(extra));
+        assert.strictEqual(a.analysis.mentionsDevice, expected, extra);
+        assert.strictEqual(a.analysis.assumesGpu(findNode(a, "loss.item()")), expected, extra);
+      }
     });
   });
 

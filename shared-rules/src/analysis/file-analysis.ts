@@ -96,7 +96,8 @@ export function textFlags(text: string): TextFlags {
   if (lastFlags?.text === text) return lastFlags.flags;
   const flags = {
     importsTorch: /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text),
-    mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|xla|\bgpu\b/i.test(text),
+    // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
+    mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text),
     defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text),
   };
   lastFlags = { text, flags };

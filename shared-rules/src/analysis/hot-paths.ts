@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, positionalArguments } from "./tensor-evidence";
 import {
-  COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { resolveBinding, scopeOf, Scopes } from "./scopes";
 
@@ -90,6 +90,9 @@ export class HotPaths {
         break;
       }
       if (ancestor.type === "class_definition") break;
+      // An exception handler runs when something failed, not on every step.
+      if ((ancestor.type === "except_clause" || ancestor.type === "except_group_clause") && child.type === "block")
+        return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the exception handled at line ${this.line(ancestor)} is raised`);
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -382,7 +385,7 @@ export class HotPaths {
     let kind: LoopKind;
     if (this.iteratesData(loop)) kind = "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
-    else if ((this.isEpochLoop(loop) || this.containsDataLoop(loop)) && !this.doesStepWork(loop, true, false)) kind = "epoch";
+    else if ((this.isEpochLoop(loop) || this.containsStepLoop(loop)) && !this.doesStepWork(loop, true, false)) kind = "epoch";
     else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true)) kind = "step";
     else kind = "other";
     this.loopKinds.set(loop, kind);
@@ -456,12 +459,16 @@ export class HotPaths {
     return (!!target && EPOCH_NAME.test(this.text(target))) || (!!iterable && identifiersIn(iterable, this.env.text).some((n) => EPOCH_NAME.test(n)));
   }
 
-  /** A nested data loop, or a call to a function of this file that has one: this loop is an epoch loop. */
-  private containsDataLoop(loop: SyntaxNode): boolean {
+  /**
+   * A nested loop over data, over a count of steps, or that trains (`backward`, an optimizer's `step`), or a
+   * call to a function of this file with such a loop: this loop runs its own body once per run of that loop
+   * (an epoch, a PPO update, a benchmark stage), unless it trains in its own body too.
+   */
+  private containsStepLoop(loop: SyntaxNode): boolean {
     const body = childByField(loop, "body");
     if (!body) return false;
     return this.someNode(body, (node) => {
-      if ((node.type === "for_statement" || node.type === "while_statement") && this.iteratesData(node)) return true;
+      if ((node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.iteratesStepRange(node) || this.doesStepWork(node, false, false))) return true;
       if (node.type === "call") {
         const fn = this.localFunction(node);
         return !!fn && fn !== enclosingFunctionOf(loop) && this.hasStepLoop(fn);
@@ -593,14 +600,14 @@ export class HotPaths {
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
-        return !!argument && (isModulo(argument) || this.isComplementOfPeriodic(argument));
+        return !!argument && (isModulo(argument, this.env.text) || this.isComplementOfPeriodic(argument));
       }
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (isInitialisationTest(node, this.env.text)) return true;
         if (node.tokens[0] === "==") {
-          if (isModulo(left) || isModulo(right)) return true;
+          if (isModulo(left, this.env.text) || isModulo(right, this.env.text)) return true;
           return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
@@ -640,8 +647,8 @@ export class HotPaths {
 
   private isComplementOfPeriodic(raw: SyntaxNode): boolean {
     const node = unparenthesized(raw);
-    if (isModulo(node)) return true;
-    if (node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "!=") return node.children.some(isModulo);
+    if (isModulo(node, this.env.text)) return true;
+    if (node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "!=") return node.children.some((child) => isModulo(child, this.env.text));
     if (node.type === "not_operator") {
       const argument = childByField(node, "argument") ?? node.children[0];
       return !!argument && this.isPeriodic(argument);
@@ -712,11 +719,17 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   return !!callee && text.slice(callee.start, callee.end) === "len";
 }
 
-function isModulo(raw: SyntaxNode): boolean {
+/**
+ * `step % N`, the test of a periodic guard; not string formatting (`"%d" % n`), and not a count of
+ * gradient-accumulation micro-batches (`(i + 1) % accum_steps == 0` holds on every optimizer step).
+ */
+function isModulo(raw: SyntaxNode, text: string): boolean {
   const node = unparenthesized(raw);
   if (node.type !== "binary_operator" || node.tokens[0] !== "%") return false;
   const left = childByField(node, "left");
-  return !!left && unparenthesized(left).type !== "string" && unparenthesized(left).type !== "concatenated_string";
+  const right = childByField(node, "right");
+  if (!left || unparenthesized(left).type === "string" || unparenthesized(left).type === "concatenated_string") return false;
+  return !right || !ACCUMULATION_NAME.test(text.slice(right.start, right.end));
 }
 
 

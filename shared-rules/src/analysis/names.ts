@@ -18,6 +18,12 @@ export const EPOCH_NAME = /epoch/i;
 /** Counters that periodic guards test (`step`, `i`, `batch_idx`, `self.global_step`). */
 export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
 
+/**
+ * Divisors of a modulo that count micro-batches of gradient accumulation (`accum_steps`,
+ * `gradient_accumulation_steps`, `accumulate_grad_batches`): `i % accum == 0` holds once per optimizer step.
+ */
+export const ACCUMULATION_NAME = /accum/i;
+
 /** Booleans that by name say "this is the log/eval/last step". */
 export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
