@@ -124,6 +124,50 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "model.loss.item()").hot, true);
     });
 
+    it("full-batch training: an `epoch` loop whose callee trains once per call is a step loop", () => {
+      const a = analyse(py`
+        import torch
+        def train_once(model, optimizer, data):
+            optimizer.zero_grad()
+            loss = model(data).mean()
+            loss.backward()
+            optimizer.step()
+            return loss
+        def train_epoch(model, optimizer, loader):
+            for x in loader:
+                model(x).mean().backward()
+                optimizer.step()
+        def main(model, optimizer, data, loader, epochs):
+            for epoch in range(epochs):
+                loss = train_once(model, optimizer, data)
+                per_step = loss.item()
+            for epoch in range(epochs):
+                train_epoch(model, optimizer, loader)
+                per_epoch = model.loss.item()
+      `);
+      const hp = a.analysis.hotPaths;
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for epoch")), "step");
+      assert.strictEqual(contextAt(a, "per_step = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "per_epoch = model.loss.item()").hot, false, "a callee with its own data loop runs an epoch");
+      assert.strictEqual(contextAt(a, "loss.backward()").hot, true, "the callee runs once per step");
+    });
+
+    it("`range(steps_per_epoch)` counts steps, not epochs", () => {
+      const a = analyse(py`
+        import torch
+        def rollout(agent, env, steps_per_epoch, num_batches_per_epoch):
+            for t in range(steps_per_epoch):
+                action = agent(env.obs)
+                chosen = action.argmax().item()
+            for b in range(num_batches_per_epoch):
+                value = agent(env.obs).max().item()
+      `);
+      const hp = a.analysis.hotPaths;
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for t in")), "step");
+      assert.strictEqual(hp.loopKind(forLoopAt(a, "for b in")), "step");
+      assert.strictEqual(contextAt(a, "action.argmax().item()").hot, true);
+    });
+
     it("an exception handler inside a step loop is cold and says why", () => {
       const a = analyse(py`
         import torch

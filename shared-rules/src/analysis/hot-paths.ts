@@ -385,8 +385,8 @@ export class HotPaths {
     let kind: LoopKind;
     if (this.iteratesData(loop)) kind = "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
-    else if ((this.isEpochLoop(loop) || this.containsStepLoop(loop)) && !this.doesStepWork(loop, true, false)) kind = "epoch";
-    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true)) kind = "step";
+    else if ((this.isEpochLoop(loop) || this.containsStepLoop(loop)) && !this.doesStepWork(loop, true, false) && !this.trainsThroughCall(loop)) kind = "epoch";
+    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true) || this.trainsThroughCall(loop)) kind = "step";
     else kind = "other";
     this.loopKinds.set(loop, kind);
     return kind;
@@ -475,6 +475,19 @@ export class HotPaths {
       }
       return false;
     });
+  }
+
+  /**
+   * The loop's own body calls a function of this file that trains once per call, outside any loop of its own
+   * (`loss = train()` of full-batch training): each iteration is an optimizer step, whatever the loop's name.
+   */
+  private trainsThroughCall(loop: SyntaxNode): boolean {
+    return this.someDirectNode(loop, (node) => {
+      if (node.type !== "call") return false;
+      const fn = this.localFunction(node);
+      // `doesStepWork` reads a function's body as a loop's: nested loops and functions skipped.
+      return !!fn && fn !== enclosingFunctionOf(loop) && !this.hasStepLoop(fn) && this.doesStepWork(fn, true, false);
+    }, true);
   }
 
   private localFunction(call: SyntaxNode): SyntaxNode | undefined {

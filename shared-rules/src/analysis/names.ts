@@ -9,11 +9,11 @@ export const MODULE_NAME = /^(model|net|network|module|backbone|encoder|decoder|
 /** Iterables that yield training or evaluation batches. */
 export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|batches|data_iter|dataiter|batch_iter|train_data|val_data|valid_data|test_data|eval_data|prefetcher)$|^(loader|dataloader|dataset|batches|data|ds)$|^(train|val|valid|test|eval)_?(loader|ds|set|iter)$/i;
 
-/** Loop bounds that count optimisation steps rather than items. */
-export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|total)_?(steps|iters|iterations|batches|updates)$|^(steps|iters|iterations|updates)/i;
+/** Loop bounds that count optimisation steps rather than items (`steps_per_epoch` counts steps too). */
+export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|total)_?(steps|iters|iterations|batches|updates)$|^(steps|iters|iterations|updates)|(steps|iters|iterations|batches|updates)_?per_?epoch$/i;
 
-/** Loop variables and bounds that count epochs. */
-export const EPOCH_NAME = /epoch/i;
+/** Loop variables and bounds that count epochs (not `steps_per_epoch`, a count of steps). */
+export const EPOCH_NAME = /(?<!per_?)epoch/i;
 
 /** Counters that periodic guards test (`step`, `i`, `batch_idx`, `self.global_step`). */
 export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
