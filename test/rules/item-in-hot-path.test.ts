@@ -1,3 +1,5 @@
+import * as assert from "assert";
+import { initParser, lintSource } from "synclint-rules";
 import { py } from "../helpers";
 import { ruleTester } from "../rule-tester";
 
@@ -518,4 +520,31 @@ ruleTester.run("item-in-hot-path", {
       errors: [{ line: 3, column: 21, hot: false, messageIncludes: "in `summarize()`" }],
     },
   ],
+});
+
+describe("item-in-hot-path: the Lightning logging fix says whether the sync goes", () => {
+  before(() => initParser());
+
+  it("names the per-batch read of a progress-bar metric in its title", () => {
+    const result = lintSource(py`
+      import torch
+      import torch.nn.functional as F
+      import lightning as L
+      class Model(L.LightningModule):
+          def training_step(self, batch, batch_idx):
+              loss = F.cross_entropy(self.model(batch[0]), batch[1])
+              self.log("shown", loss.item(), prog_bar=True)
+              self.log("logged", loss.item())
+              self.log("hidden", loss.item(), prog_bar=False)
+              return loss
+    `);
+    const titles = result.findings
+      .filter((finding) => finding.rule === "item-in-hot-path")
+      .map((finding) => finding.fixes.find((fix) => fix.safe)?.title);
+    assert.deepStrictEqual(titles, [
+      "Log the tensor; with prog_bar=True Lightning still reads it on every batch",
+      "Log the tensor; Lightning reads it when it logs",
+      "Log the tensor; Lightning reads it when it logs",
+    ]);
+  });
 });

@@ -60,7 +60,7 @@ export const itemInHotPath: Rule = {
       ].join("\n"),
       fixSafety:
         "`self.log(name, t.item())` in a `LightningModule` becomes `self.log(name, t)`: a safe fix (Lightning detaches the tensor and reads it itself; " +
-        "a float64 tensor is then logged at full precision instead of rounded to float32). " +
+        "a float64 tensor is then logged at full precision instead of rounded to float32); with `prog_bar=True` Lightning still reads the metric on every batch, so the sync stays, and the fix's title says so. " +
         "`a if t.item() > c else b` (or the same `if`/`else` statement) becomes `torch.where(t > c, a, b)` and `if t.item() > c: break` a check every `check_every` steps, under the conditions given for implicit-host-read; " +
         "`t > c` compares in `t`'s dtype where Python compared exact values, so a `t` that rounds to `c` (float32 `t == float32(c)`) can select the other branch. " +
         "`max(t.item(), eps)` / `min(t.item(), c)` (the `.item()` first, a number bound) become `t.detach().clamp(min=eps)` / `clamp(max=c)`: a tensor of `t`'s shape and dtype instead of a Python number, " +
@@ -177,7 +177,10 @@ function lightningLogFix(call: MethodCall, context: RuleContext): Fix | undefine
   while (cls && cls.type !== "class_definition") cls = cls.parent;
   const bases = cls ? childByField(cls, "superclasses") : undefined;
   if (!bases || !bases.children.some((base) => /(^|\.)LightningModule$/.test(context.text(base)))) return undefined;
-  return { title: "Log the tensor; Lightning reads it when it logs", safe: true, edits: [{ start: node.start, end: node.end, text: context.text(call.receiver) }] };
+  // A progress-bar metric is read on every batch (pytorch-sync-facts.md, Lightning): the fix is still equivalent, but keeps the sync.
+  const progressBar = args.children.some((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "prog_bar" && context.text(childByField(a, "value")!) !== "False");
+  const title = progressBar ? "Log the tensor; with prog_bar=True Lightning still reads it on every batch" : "Log the tensor; Lightning reads it when it logs";
+  return { title, safe: true, edits: [{ start: node.start, end: node.end, text: context.text(call.receiver) }] };
 }
 
 /**
