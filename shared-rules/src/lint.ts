@@ -142,7 +142,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   const strict = config.preset === "strict";
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
-  const visitorsByType = new Map<string, Array<{ rule: Rule; visit: (node: SyntaxNode) => void }>>();
+  // Per node type: whether Python may reject what tree-sitter accepted there, and the rules' visitors.
+  const visitorsByType = new Map<string, { pythonOnly: boolean; rules: Array<{ rule: Rule; visit: (node: SyntaxNode) => void }> }>();
+  for (const type of PYTHON_ONLY_TYPES) visitorsByType.set(type, { pythonOnly: true, rules: [] });
   const failedRules = new Set<Rule>();
   /** The statement being walked: what rules report goes to its lint. */
   let current: StatementLint = { findings: [], pythonOnly: [] };
@@ -158,9 +160,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       const visitor: Visitor = rule.create(context);
       for (const [type, visit] of Object.entries(visitor)) {
         if (!visit) continue;
-        const list = visitorsByType.get(type) ?? [];
-        list.push({ rule, visit });
-        visitorsByType.set(type, list);
+        const entry = visitorsByType.get(type) ?? { pythonOnly: false, rules: [] };
+        entry.rules.push({ rule, visit });
+        visitorsByType.set(type, entry);
       }
     } catch (error) {
       ruleFailed(rule, error, syntax.root);
@@ -215,10 +217,13 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   // that throws is reported once and skipped for the rest of the file.
   // It runs for every node of every walked statement: indexed, and no set lookup until a rule has failed.
   const visit = (node: SyntaxNode) => {
-    const problem = pythonOnlyProblem(node, text);
-    if (problem) current.pythonOnly.push(problem);
-    const visitors = visitorsByType.get(node.type);
-    if (visitors === undefined) return;
+    const entry = visitorsByType.get(node.type);
+    if (entry === undefined) return;
+    if (entry.pythonOnly) {
+      const problem = pythonOnlyProblem(node, text);
+      if (problem) current.pythonOnly.push(problem);
+    }
+    const visitors = entry.rules;
     for (let i = 0; i < visitors.length; i++) {
       const { rule, visit } = visitors[i];
       if (failedRules.size > 0 && failedRules.has(rule)) continue;
@@ -310,6 +315,9 @@ function pythonOnlyProblems(root: SyntaxNode, text: string): SyntaxProblem[] {
   }
   return found;
 }
+
+/** The node types `pythonOnlyProblem` looks at. */
+const PYTHON_ONLY_TYPES = ["block", "print_statement", "exec_statement", "except_clause", "string"];
 
 /** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects: empty blocks and Python 2 statements. */
 function pythonOnlyProblem(node: SyntaxNode, text: string): SyntaxProblem | undefined {
