@@ -3,6 +3,23 @@ import fc from "fast-check";
 import { initParser, parsePython, walkTree } from "synclint-rules";
 import { treeWalkKind, walkRecord } from "synclint-rules/out/parser";
 
+/** What the walk in memory and web-tree-sitter's cursor visit of `text`, asserted equal. */
+function walksOf(text: string): string[] {
+  const tree = parsePython(text);
+  try {
+    const cursor = tree.walk();
+    const expected = walkRecord(cursor);
+    cursor.delete();
+    const walk = walkTree(tree);
+    const actual = walkRecord(walk);
+    walk.delete();
+    assert.deepStrictEqual(actual, expected);
+    return actual;
+  } finally {
+    tree.delete();
+  }
+}
+
 const PIECES = [
   "import torch\n",
   "def f(x):\n    return x.item()\n",
@@ -32,18 +49,7 @@ describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter'
       fc.property(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }), fc.nat(40), (pieces, nesting) => {
         // Deep nesting makes deep stacks of entries.
         const text = pieces.join("") + "z = " + "(".repeat(nesting) + "1" + ")".repeat(nesting) + "\n";
-        const tree = parsePython(text);
-        try {
-          const slow = tree.walk();
-          const expected = walkRecord(slow);
-          slow.delete();
-          const fast = walkTree(tree);
-          const actual = walkRecord(fast);
-          fast.delete();
-          assert.deepStrictEqual(actual, expected);
-        } finally {
-          tree.delete();
-        }
+        walksOf(text);
       }),
       { numRuns: 150, seed: 20261129 },
     );
@@ -57,29 +63,11 @@ describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter'
   it("gives no field to the children of an ERROR past the 256th (field maps name children by a byte)", () => {
     // One ERROR with hundreds of children: `)` closes nothing.
     const text = "x = f(" + Array.from({ length: 400 }, (_, i) => `a${i}`).join(" ") + ")) = 1\n";
-    const tree = parsePython(text);
-    try {
-      const slow = tree.walk();
-      const expected = walkRecord(slow);
-      slow.delete();
-      assert.ok(expected.length > 400);
-      assert.deepStrictEqual(walkRecord(walkTree(tree)), expected);
-    } finally {
-      tree.delete();
-    }
+    assert.ok(walksOf(text).length > 400);
   });
 
   it("reads a deep tree as the cursor does", () => {
     const text = "x = " + "[".repeat(300) + "]".repeat(300) + "\n";
-    const tree = parsePython(text);
-    try {
-      const slow = tree.walk();
-      const expected = walkRecord(slow);
-      slow.delete();
-      assert.ok(expected.length > 300);
-      assert.deepStrictEqual(walkRecord(walkTree(tree)), expected);
-    } finally {
-      tree.delete();
-    }
+    assert.ok(walksOf(text).length > 300);
   });
 });
