@@ -316,24 +316,19 @@ function pythonOnlyProblems(root: SyntaxNode, text: string): SyntaxProblem[] {
   return found;
 }
 
-/** The node types `pythonOnlyProblem` looks at. */
-const PYTHON_ONLY_TYPES = ["block", "print_statement", "exec_statement", "except_clause", "string"];
+/** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects, by node type: empty blocks and Python 2 statements. */
+const PYTHON_ONLY_CHECKS: Record<string, (node: SyntaxNode, text: string) => SyntaxProblem | undefined> = {
+  block: (node) => (node.children.length === 0 ? { offset: node.start, kind: "empty-block" } : undefined),
+  print_statement: (node) => ({ offset: node.start, kind: "python2" }),
+  exec_statement: (node) => ({ offset: node.start, kind: "python2" }),
+  except_clause: (node) => (node.children.filter((c) => c.field === "value").length > 1 ? { offset: node.start, kind: "python2" } : undefined),
+  // `x` (repr)
+  string: (node, text) => (text.charCodeAt(node.start) === 96 ? { offset: node.start, kind: "python2" } : undefined),
+};
+const PYTHON_ONLY_TYPES = Object.keys(PYTHON_ONLY_CHECKS);
 
-/** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects: empty blocks and Python 2 statements. */
 function pythonOnlyProblem(node: SyntaxNode, text: string): SyntaxProblem | undefined {
-  switch (node.type) {
-    case "block":
-      return node.children.length === 0 ? { offset: node.start, kind: "empty-block" } : undefined;
-    case "print_statement":
-    case "exec_statement":
-      return { offset: node.start, kind: "python2" };
-    case "except_clause":
-      return node.children.filter((c) => c.field === "value").length > 1 ? { offset: node.start, kind: "python2" } : undefined;
-    case "string":
-      return text.charCodeAt(node.start) === 96 ? { offset: node.start, kind: "python2" } : undefined; // `x` (repr)
-    default:
-      return undefined;
-  }
+  return Object.prototype.hasOwnProperty.call(PYTHON_ONLY_CHECKS, node.type) ? PYTHON_ONLY_CHECKS[node.type](node, text) : undefined;
 }
 
 function describeProblem(kind: string): string {

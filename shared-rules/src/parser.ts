@@ -98,11 +98,11 @@ export function treeWalkKind(): "memory" | "cursor" {
 // current node. tree-sitter's trees are plain structs in the runtime's linear memory, so this walk reads them
 // there and does in JavaScript what `tree_cursor.c` does (web-tree-sitter 0.25, wasm32): the same nodes in the
 // same order, with the same types, ranges, fields and MISSING flags. The layout is tree-sitter's own
-// (`subtree.h`, `parser.h`, `tree.h`); `initParser` checks the walk against the runtime's cursor on a sample
-// with aliases, fields, extras, errors and missing nodes, and falls back to the cursor if anything differs, so
-// a runtime with another layout is slower but not wrong. On the 1,069-file corpus in one thread, copying the
-// trees took 1.04-1.14 s with the runtime's cursor functions beside a 2.5-2.8 s parse, and takes 0.58-0.84 s
-// with this walk (3 alternating runs).
+// (`subtree.h`, `parser.h`, `tree.h`); `initParser` checks the grammar's ABI version and compares the walk with
+// the runtime's cursor on samples with aliases, fields, extras, errors and missing nodes, and falls back to the
+// cursor if anything differs (the tests and the fuzz compare the two on many more texts). On the 1,069-file
+// corpus in one thread, copying the trees took 1.04-1.14 s with the runtime's cursor functions beside a
+// 2.5-2.8 s parse, and takes 0.58-0.84 s with this walk (3 alternating runs).
 
 /** The runtime's views of its linear memory (Emscripten replaces them on the module object when memory grows). */
 interface WasmMemory {
@@ -186,40 +186,64 @@ function grammarTables(heap: WasmMemory, languageAddress: number): GrammarTables
   };
 }
 
+/** Texts whose walks `initParser` compares: aliases (`as_pattern_target`), fields through hidden nodes, comments,
+ * non-ASCII text, ERROR nodes, and MISSING tokens kept inline (`def g(:`) and on the heap (after long padding). */
+export const WALK_SAMPLES = [
+  "import a.b as c\nfrom . import (d as e)\n# é😀\nclass K(B, metaclass=M):\n    @p\n    def f(self, x: int = 1, *a, **k) -> None:\n        with g() as (h, i):\n            return [y async for y in x if y] or {**k}\n" +
+    "try:\n    pass\nexcept (E, F) as err:\n    raise\nmatch v:\n    case [1, *rest] if rest: pass\n    case {\"k\": q} as w: pass\n" +
+    "s = f'{x!r:>{w}}' + b'\\x00' + 'é'\nz = x.item()y\nfor (j in range(3):\n  print(j\ndef broken(:\n    x.(\n",
+  "def g(:\n    pass\n",
+  "def broken(" + " ".repeat(200) + ":\n    x.(\n",
+];
+
+/** The ABI versions whose `TSLanguage` layout the walk reads (tree-sitter 0.25 loads grammars of ABI 13 to 15). */
+const KNOWN_ABI_VERSIONS = [14, 15];
+
 /**
- * The grammar's tables, if walks in memory read the same as the runtime's cursor on a sample with every kind
- * of node the copy meets (aliases such as `as_pattern_target`, fields through hidden nodes, comments,
- * an ERROR, MISSING tokens, non-ASCII text); otherwise undefined, and walks use the cursor.
+ * The grammar's tables, if the grammar's ABI is one the walk knows and walks in memory read the same as the
+ * runtime's cursor on `WALK_SAMPLES`; otherwise undefined, and walks use the cursor. The walk in memory is
+ * compared node by node and stopped one node past the cursor's count, so a layout it misreads cannot make it
+ * run on.
  */
 function checkedGrammarTables(heap: WasmMemory): GrammarTables | undefined {
-  const sample = "import a.b as c\nfrom . import (d as e)\n# é😀\nclass K(B, metaclass=M):\n    @p\n    def f(self, x: int = 1, *a, **k) -> None:\n        with g() as (h, i):\n            return [y async for y in x if y] or {**k}\n" +
-    "try:\n    pass\nexcept (E, F) as err:\n    raise\nmatch v:\n    case [1, *rest] if rest: pass\n    case {\"k\": q} as w: pass\n" +
-    "s = f'{x!r:>{w}}' + b'\\x00' + 'é'\nz = x.item()y\nfor (j in range(3):\n  print(j\ndef broken(:\n    x.(\n";
   let tables: GrammarTables | undefined;
-  let tree: Tree | undefined;
-  try {
-    tree = parsePython(sample);
-    const address = treeAddressOf(tree);
-    tables = grammarTables(heap, heap.HEAPU32[(address + TREE_LANGUAGE) >> 2]);
-    const cursor = tree.walk();
-    const expected = walkRecord(cursor);
-    cursor.delete();
-    const actual = walkRecord(new MemoryWalk(heap, address, tables));
-    return actual.length > 100 && actual.every((entry, i) => entry === expected[i]) && actual.length === expected.length ? tables : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    tree?.delete();
+  for (const sample of WALK_SAMPLES) {
+    let tree: Tree | undefined;
+    try {
+      tree = parsePython(sample);
+      const address = treeAddressOf(tree);
+      const language = heap.HEAPU32[(address + TREE_LANGUAGE) >> 2];
+      if (!KNOWN_ABI_VERSIONS.includes(heap.HEAPU32[language >> 2])) return undefined;
+      tables ??= grammarTables(heap, language);
+      const cursor = tree.walk();
+      const expected = walkRecord(cursor);
+      cursor.delete();
+      const actual = walkRecord(new MemoryWalk(heap, address, tables), expected);
+      if (actual.length !== expected.length || actual.some((entry, i) => entry !== expected[i])) return undefined;
+    } catch {
+      return undefined;
+    } finally {
+      tree?.delete();
+    }
   }
+  return tables;
 }
 
-/** Every node a walk visits, with what the syntax copy reads of it. */
-export function walkRecord(walk: TreeWalk): string[] {
+/**
+ * Every node a walk visits, with what the syntax copy reads of it. Given `expected`, it stops at the first node
+ * that differs from it, or one past its end.
+ */
+export function walkRecord(walk: TreeWalk, expected?: readonly string[]): string[] {
   const seen: string[] = [];
-  const record = () => seen.push(`${walk.nodeTypeId} ${walk.startIndex}-${walk.endIndex} f${walk.currentFieldId}${walk.nodeIsMissing ? " missing" : ""}`);
+  let agrees = true;
+  const record = () => {
+    const entry = `${walk.nodeTypeId} ${walk.startIndex}-${walk.endIndex} f${walk.currentFieldId}${walk.nodeIsMissing ? " missing" : ""}`;
+    if (expected && (seen.length >= expected.length || expected[seen.length] !== entry)) agrees = false;
+    seen.push(entry);
+  };
   record();
   let depth = 0;
-  for (;;) {
+  while (agrees) {
     if (walk.gotoFirstChild()) {
       depth++;
       record();
@@ -232,6 +256,7 @@ export function walkRecord(walk: TreeWalk): string[] {
     if (depth === 0) return seen;
     record();
   }
+  return seen;
 }
 
 const enum Step {
@@ -394,7 +419,7 @@ class MemoryWalk implements TreeWalk {
       // Bit 0 visible, bit 2 extra.
       let visible = (childFlags & 1) !== 0;
       const extra = (childFlags & 4) !== 0;
-      // `| 0`: an index past the sequences (an ERROR's children) reads undefined, which is no alias.
+      // `| 0`: an index past the table reads undefined, which is no alias.
       const alias = extra || production === 0 ? 0 : this.aliasSequences[aliases + structural] | 0;
       if (alias !== 0) visible = true;
       const hasVisibleChildren = !inline && u32[(childData + HEAP_CHILD_COUNT) >> 2] > 0 && u32[(childData + HEAP_VISIBLE_CHILD_COUNT) >> 2] > 0;

@@ -99,11 +99,6 @@ describe("FileAnalysis", () => {
                     model(x).mean().backward()
                     optimizer.step()
                 torch.cuda.synchronize()
-        def ppo(agent, envs, optimizer, num_updates, num_steps):
-            for update in range(1, num_updates + 1):
-                for step in range(num_steps):
-                    action = agent(envs.obs)
-                stats = action.mean().item()
         def accumulate(model, optimizer, x, max_iters, accum_steps):
             for it in range(max_iters):
                 for micro in range(accum_steps):
@@ -117,11 +112,65 @@ describe("FileAnalysis", () => {
       const sync = contextAt(a, "torch.cuda.synchronize()");
       assert.strictEqual(sync.hot, false);
       assert.match(sync.reason, /once per epoch: it is in the epoch loop at line 3, outside the step loop/);
-      assert.strictEqual(hp.loopKind(forLoopAt(a, "for update")), "epoch", "a count of updates around a rollout of steps");
-      assert.strictEqual(contextAt(a, "action.mean().item()").hot, false);
       // The outer loop steps the optimizer itself: each of its iterations is a training step.
       assert.strictEqual(hp.loopKind(forLoopAt(a, "for it in")), "step");
       assert.strictEqual(contextAt(a, "model.loss.item()").hot, true);
+    });
+
+    it("nested loops that do not train, loops under a periodic guard and micro-batch loops leave the outer loop a step loop", () => {
+      const a = analyse(py`
+        import torch
+        import torch.nn as nn
+        from engine import train_step
+        class Refiner(nn.Module):
+            def forward(self, x):
+                for level in range(self.num_levels):
+                    for t in range(self.num_steps):
+                        x = self.block(x, t)
+                    if x.abs().max().item() > 1e3:
+                        x = x.clamp(-1e3, 1e3)
+                return x
+        def main(model, it, val_loader, optimizer, max_steps):
+            for step in range(max_steps):
+                loss = train_step(model, next(it), optimizer)
+                running = loss.item()
+                if step % 500 == 0:
+                    for x in val_loader:
+                        model(x)
+        def accumulate(model, get_batch, optimizer, scheduler, max_steps, grad_accum_steps):
+            for step in range(max_steps):
+                for micro_step in range(grad_accum_steps):
+                    loss = model(get_batch()).mean() / grad_accum_steps
+                    loss.backward()
+                    if micro_step == grad_accum_steps - 1:
+                        optimizer.step()
+                scheduler.step()
+                logged = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "x.abs().max().item()").hot, true, "loops inside forward");
+      assert.strictEqual(contextAt(a, "running = loss.item()").hot, true, "an evaluation loop every 500 steps");
+      assert.strictEqual(contextAt(a, "logged = loss.item()").hot, true, "gradient-accumulation micro-batches");
+    });
+
+    it("an epoch loop stays one when a same-file helper only steps the optimizer, or when it also runs a step loop", () => {
+      const a = analyse(py`
+        import torch
+        class Trainer:
+            def optimizer_step(self):
+                self.scaler.step(self.optimizer)
+                self.optimizer.zero_grad()
+            def train_epoch(self):
+                for batch in self.train_loader:
+                    self.scaler.scale(self.model(batch).mean()).backward()
+                    self.optimizer_step()
+            def fit(self):
+                for epoch in range(self.epochs):
+                    self.train_epoch()
+                    self.optimizer_step()
+                    print(self.evaluate().item())
+      `);
+      assert.strictEqual(a.analysis.hotPaths.loopKind(forLoopAt(a, "for epoch")), "epoch");
+      assert.strictEqual(contextAt(a, "self.evaluate().item()").hot, false);
     });
 
     it("full-batch training: an `epoch` loop whose callee trains once per call is a step loop", () => {
@@ -205,10 +254,13 @@ describe("FileAnalysis", () => {
                 after_continue = loss.item()
                 if i % 100 == 0:
                     logged = loss.item()
+                if (i + 1) % (args.gradient_accumulation_steps * args.logging_steps) == 0:
+                    reported = loss.item()
       `);
       assert.strictEqual(contextAt(a, "per_update = loss.item()").hot, true);
       assert.strictEqual(contextAt(a, "after_continue = loss.item()").hot, true);
       assert.strictEqual(contextAt(a, "logged = loss.item()").hot, false, "a modulo by a constant still is");
+      assert.strictEqual(contextAt(a, "reported = loss.item()").hot, false, "a modulo by a product of counts still is");
     });
 
     it("`forward` of a module, `*_step` methods and Lightning hooks are hot", () => {

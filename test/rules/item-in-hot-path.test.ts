@@ -525,7 +525,7 @@ ruleTester.run("item-in-hot-path", {
 describe("item-in-hot-path: the Lightning logging fix says whether the sync goes", () => {
   before(() => initParser());
 
-  it("names the per-batch read of a progress-bar metric in its title", () => {
+  it("names the per-batch read of a progress-bar metric logged on step in its title", () => {
     const result = lintSource(py`
       import torch
       import torch.nn.functional as F
@@ -536,15 +536,19 @@ describe("item-in-hot-path: the Lightning logging fix says whether the sync goes
               self.log("shown", loss.item(), prog_bar=True)
               self.log("logged", loss.item())
               self.log("hidden", loss.item(), prog_bar=False)
+              self.log("per_epoch", loss.item(), prog_bar=True, on_step=False)
               return loss
+          def validation_step(self, batch, batch_idx):
+              loss = F.cross_entropy(self.model(batch[0]), batch[1])
+              self.log("val_loss", loss.item(), prog_bar=True)
+              self.log("val_step", loss.item(), prog_bar=True, on_step=True)
     `);
     const titles = result.findings
       .filter((finding) => finding.rule === "item-in-hot-path")
       .map((finding) => finding.fixes.find((fix) => fix.safe)?.title);
-    assert.deepStrictEqual(titles, [
-      "Log the tensor; with prog_bar=True Lightning still reads it on every batch",
-      "Log the tensor; Lightning reads it when it logs",
-      "Log the tensor; Lightning reads it when it logs",
-    ]);
+    const kept = "Log the tensor; with prog_bar=True Lightning still reads it on every batch";
+    const removed = "Log the tensor; Lightning reads it when it logs";
+    // `on_step` defaults to True in `training_step` and to False in `validation_step`.
+    assert.deepStrictEqual(titles, [kept, removed, removed, removed, removed, kept]);
   });
 });

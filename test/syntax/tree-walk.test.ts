@@ -1,7 +1,7 @@
 import * as assert from "assert";
 import fc from "fast-check";
 import { initParser, parsePython, walkTree } from "synclint-rules";
-import { treeWalkKind, walkRecord } from "synclint-rules/out/parser";
+import { WALK_SAMPLES, treeWalkKind, walkRecord } from "synclint-rules/out/parser";
 
 /** What the walk in memory and web-tree-sitter's cursor visit of `text`, asserted equal. */
 function walksOf(text: string): string[] {
@@ -60,7 +60,11 @@ describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter'
     assert.strictEqual(walkTree(parsePython("x = 1\n")).constructor.name, "MemoryWalk");
   });
 
-  it("gives no field to the children of an ERROR past the 256th (field maps name children by a byte)", () => {
+  it("reads MISSING tokens as the cursor does, kept inline and on the heap (after 200 spaces of padding)", () => {
+    for (const text of WALK_SAMPLES.slice(1)) assert.ok(walksOf(text).some((entry) => entry.endsWith(" missing")), text);
+  });
+
+  it("reads an ERROR with hundreds of children as the cursor does", () => {
     // One ERROR with hundreds of children: `)` closes nothing.
     const text = "x = f(" + Array.from({ length: 400 }, (_, i) => `a${i}`).join(" ") + ")) = 1\n";
     assert.ok(walksOf(text).length > 400);

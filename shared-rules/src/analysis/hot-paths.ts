@@ -385,9 +385,14 @@ export class HotPaths {
     let kind: LoopKind;
     if (this.iteratesData(loop)) kind = "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
-    else if ((this.isEpochLoop(loop) || this.containsStepLoop(loop)) && !this.doesStepWork(loop, true, false) && !this.trainsThroughCall(loop)) kind = "epoch";
-    else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true) || this.trainsThroughCall(loop)) kind = "step";
-    else kind = "other";
+    else {
+      const nestedStepLoop = this.containsStepLoop(loop);
+      // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
+      const trainsThroughCall = !nestedStepLoop && this.trainsThroughCall(loop);
+      if ((this.isEpochLoop(loop) || nestedStepLoop) && !this.doesStepWork(loop, true, false) && !trainsThroughCall) kind = "epoch";
+      else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true) || trainsThroughCall) kind = "step";
+      else kind = "other";
+    }
     this.loopKinds.set(loop, kind);
     return kind;
   }
@@ -460,33 +465,60 @@ export class HotPaths {
   }
 
   /**
-   * A nested loop over data, over a count of steps, or that trains (`backward`, an optimizer's `step`), or a
-   * call to a function of this file with such a loop: this loop runs its own body once per run of that loop
-   * (an epoch, a PPO update, a benchmark stage), unless it trains in its own body too.
+   * A nested loop that trains (over batches of data, or calling `.backward()` or an optimizer's `.step()`), or a
+   * call to a function of this file with a step loop, outside any periodic guard: this loop runs its own body
+   * once per run of that loop (an epoch, a benchmark's stage), unless it trains in its own body too. A loop over
+   * gradient-accumulation micro-batches is part of a step, not a step loop of its own.
    */
   private containsStepLoop(loop: SyntaxNode): boolean {
     const body = childByField(loop, "body");
     if (!body) return false;
     return this.someNode(body, (node) => {
-      if ((node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.iteratesStepRange(node) || this.doesStepWork(node, false, false))) return true;
+      if (node.type === "for_statement" || node.type === "while_statement") {
+        const trains = this.iteratesData(node) || (this.doesStepWork(node, false, false) && !this.countsMicroBatches(node));
+        return trains && !this.underPeriodicGuard(node, loop);
+      }
       if (node.type === "call") {
         const fn = this.localFunction(node);
-        return !!fn && fn !== enclosingFunctionOf(loop) && this.hasStepLoop(fn);
+        return !!fn && fn !== enclosingFunctionOf(loop) && this.hasStepLoop(fn) && !this.underPeriodicGuard(node, loop);
       }
       return false;
     });
   }
 
+  /** `for micro_step in range(grad_accum_steps)`: the micro-batches of one optimizer step. */
+  private countsMicroBatches(loop: SyntaxNode): boolean {
+    const bound = loop.type === "for_statement" ? childByField(loop, "right") : childByField(loop, "condition");
+    return !!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name));
+  }
+
+  /** Whether a periodic guard between `node` and the enclosing `loop` makes `node` run on some iterations only. */
+  private underPeriodicGuard(node: SyntaxNode, loop: SyntaxNode): boolean {
+    for (let child = node, ancestor = node.parent; ancestor && ancestor !== loop; child = ancestor, ancestor = ancestor.parent) {
+      if (this.periodicGuardAbove(ancestor, child, node)) return true;
+    }
+    return false;
+  }
+
   /**
-   * The loop's own body calls a function of this file that trains once per call, outside any loop of its own
-   * (`loss = train()` of full-batch training): each iteration is an optimizer step, whatever the loop's name.
+   * The loop's own body calls a function of this file that runs a backward pass once per call, outside any loop
+   * of its own (`loss = train()` of full-batch training): each iteration is an optimizer step, whatever the
+   * loop's name.
    */
   private trainsThroughCall(loop: SyntaxNode): boolean {
     return this.someDirectNode(loop, (node) => {
       if (node.type !== "call") return false;
       const fn = this.localFunction(node);
-      // `doesStepWork` reads a function's body as a loop's: nested loops and functions skipped.
-      return !!fn && fn !== enclosingFunctionOf(loop) && !this.hasStepLoop(fn) && this.doesStepWork(fn, true, false);
+      return !!fn && fn !== enclosingFunctionOf(loop) && !this.hasStepLoop(fn) && this.callsBackward(fn);
+    }, true);
+  }
+
+  /** `fn` calls `.backward()` in its own body (nested loops and functions skipped). */
+  private callsBackward(fn: SyntaxNode): boolean {
+    return this.someDirectNode(fn, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      return callee?.type === "attribute" && this.text(childByField(callee, "attribute")!) === "backward";
     }, true);
   }
 
@@ -742,7 +774,10 @@ function isModulo(raw: SyntaxNode, text: string): boolean {
   const left = childByField(node, "left");
   const right = childByField(node, "right");
   if (!left || unparenthesized(left).type === "string" || unparenthesized(left).type === "concatenated_string") return false;
-  return !right || !ACCUMULATION_NAME.test(text.slice(right.start, right.end));
+  // Only a divisor that is the count itself: `% (accum_steps * log_every)` is a periodic guard.
+  const divisor = right && unparenthesized(right);
+  const countsMicroBatches = (divisor?.type === "identifier" || divisor?.type === "attribute") && ACCUMULATION_NAME.test(lastName(text.slice(divisor.start, divisor.end)));
+  return !countsMicroBatches;
 }
 
 

@@ -177,10 +177,25 @@ function lightningLogFix(call: MethodCall, context: RuleContext): Fix | undefine
   while (cls && cls.type !== "class_definition") cls = cls.parent;
   const bases = cls ? childByField(cls, "superclasses") : undefined;
   if (!bases || !bases.children.some((base) => /(^|\.)LightningModule$/.test(context.text(base)))) return undefined;
-  // A progress-bar metric is read on every batch (pytorch-sync-facts.md, Lightning): the fix is still equivalent, but keeps the sync.
-  const progressBar = args.children.some((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "prog_bar" && context.text(childByField(a, "value")!) !== "False");
+  // A progress-bar metric logged per step is read on every batch (pytorch-sync-facts.md, Lightning): the fix is
+  // still equivalent, but keeps the sync. `on_step` defaults to True in the training hooks only
+  // (pytorch-sync-facts.md §7, from Lightning's `_FxValidator`): validation, test and predict hooks log per epoch.
+  const keyword = (name: string) => {
+    const argument = args.children.find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === name);
+    return argument ? context.text(childByField(argument, "value")!) : undefined;
+  };
+  const hook = enclosingFunctionName(logCall, context);
+  const onStep = keyword("on_step") ?? (/^(training_step|on_train_batch_(start|end)|on_before_backward|backward|on_after_backward|on_before_optimizer_step|optimizer_step|configure_gradient_clipping|clip_gradients|on_before_zero_grad|optimizer_zero_grad)$/.test(hook ?? "") ? "True" : "False");
+  const progressBar = (keyword("prog_bar") ?? "False") !== "False" && onStep !== "False";
   const title = progressBar ? "Log the tensor; with prog_bar=True Lightning still reads it on every batch" : "Log the tensor; Lightning reads it when it logs";
   return { title, safe: true, edits: [{ start: node.start, end: node.end, text: context.text(call.receiver) }] };
+}
+
+function enclosingFunctionName(node: SyntaxNode, context: RuleContext): string | undefined {
+  let fn: SyntaxNode | null = node.parent;
+  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  const name = fn ? childByField(fn, "name") : undefined;
+  return name ? context.text(name) : undefined;
 }
 
 /**
