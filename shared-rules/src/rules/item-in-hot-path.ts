@@ -60,7 +60,7 @@ export const itemInHotPath: Rule = {
       ].join("\n"),
       fixSafety:
         "`self.log(name, t.item())` in a `LightningModule` becomes `self.log(name, t)`: a safe fix (Lightning detaches the tensor and reads it itself; " +
-        "a float64 tensor is then logged at full precision instead of rounded to float32); with `prog_bar=True` Lightning still reads the metric on every batch, so the sync stays, and the fix's title says so. " +
+        "a float64 tensor is then logged at full precision instead of rounded to float32); a progress-bar metric logged on step (`prog_bar=True` in `training_step` and the other training hooks, or with `on_step=True`) is still read by Lightning on every batch, so there the sync stays, and the fix's title says so. " +
         "`a if t.item() > c else b` (or the same `if`/`else` statement) becomes `torch.where(t > c, a, b)` and `if t.item() > c: break` a check every `check_every` steps, under the conditions given for implicit-host-read; " +
         "`t > c` compares in `t`'s dtype where Python compared exact values, so a `t` that rounds to `c` (float32 `t == float32(c)`) can select the other branch. " +
         "`max(t.item(), eps)` / `min(t.item(), c)` (the `.item()` first, a number bound) become `t.detach().clamp(min=eps)` / `clamp(max=c)`: a tensor of `t`'s shape and dtype instead of a Python number, " +
