@@ -142,9 +142,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   const strict = config.preset === "strict";
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
-  // Per node type: whether Python may reject what tree-sitter accepted there, and the rules' visitors.
-  const visitorsByType = new Map<string, { pythonOnly: boolean; rules: Array<{ rule: Rule; visit: (node: SyntaxNode) => void }> }>();
-  for (const type of PYTHON_ONLY_TYPES) visitorsByType.set(type, { pythonOnly: true, rules: [] });
+  // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
+  const visitorsByType = new Map<string, { pythonOnly?: PythonOnlyCheck; rules: Array<{ rule: Rule; visit: (node: SyntaxNode) => void }> }>();
+  for (const [type, check] of Object.entries(PYTHON_ONLY_CHECKS)) visitorsByType.set(type, { pythonOnly: check, rules: [] });
   const failedRules = new Set<Rule>();
   /** The statement being walked: what rules report goes to its lint. */
   let current: StatementLint = { findings: [], pythonOnly: [] };
@@ -160,7 +160,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       const visitor: Visitor = rule.create(context);
       for (const [type, visit] of Object.entries(visitor)) {
         if (!visit) continue;
-        const entry = visitorsByType.get(type) ?? { pythonOnly: false, rules: [] };
+        const entry = visitorsByType.get(type) ?? { rules: [] };
         entry.rules.push({ rule, visit });
         visitorsByType.set(type, entry);
       }
@@ -220,7 +220,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
     const entry = visitorsByType.get(node.type);
     if (entry === undefined) return;
     if (entry.pythonOnly) {
-      const problem = pythonOnlyProblem(node, text);
+      const problem = entry.pythonOnly(node, text);
       if (problem) current.pythonOnly.push(problem);
     }
     const visitors = entry.rules;
@@ -316,8 +316,10 @@ function pythonOnlyProblems(root: SyntaxNode, text: string): SyntaxProblem[] {
   return found;
 }
 
+type PythonOnlyCheck = (node: SyntaxNode, text: string) => SyntaxProblem | undefined;
+
 /** What tree-sitter's error-tolerant grammar accepts and Python 3 rejects, by node type: empty blocks and Python 2 statements. */
-const PYTHON_ONLY_CHECKS: Record<string, (node: SyntaxNode, text: string) => SyntaxProblem | undefined> = {
+const PYTHON_ONLY_CHECKS: Record<string, PythonOnlyCheck> = {
   block: (node) => (node.children.length === 0 ? { offset: node.start, kind: "empty-block" } : undefined),
   print_statement: (node) => ({ offset: node.start, kind: "python2" }),
   exec_statement: (node) => ({ offset: node.start, kind: "python2" }),
@@ -325,7 +327,6 @@ const PYTHON_ONLY_CHECKS: Record<string, (node: SyntaxNode, text: string) => Syn
   // `x` (repr)
   string: (node, text) => (text.charCodeAt(node.start) === 96 ? { offset: node.start, kind: "python2" } : undefined),
 };
-const PYTHON_ONLY_TYPES = Object.keys(PYTHON_ONLY_CHECKS);
 
 function pythonOnlyProblem(node: SyntaxNode, text: string): SyntaxProblem | undefined {
   return Object.prototype.hasOwnProperty.call(PYTHON_ONLY_CHECKS, node.type) ? PYTHON_ONLY_CHECKS[node.type](node, text) : undefined;

@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   const want = (name: string) => !ONLY || ONLY.split(",").some((part) => name.includes(part));
   if (want("engine-grammar")) outcomes.push(await run("engine-grammar (a)", () => fc.property(programArbitrary, (text) => checkEngineOn(text))));
   if (want("engine-strings")) outcomes.push(await run("engine-strings (b)", () => fc.property(anyTextArbitrary, (text) => checkEngineOn(text))));
-  if (want("tree-walk")) outcomes.push(await run("tree-walk (a, b)", () => fc.property(fc.oneof(programArbitrary, anyTextArbitrary), (text) => checkTreeWalk(text))));
+  if (want("tree-walk")) outcomes.push(await run("tree-walk (a, b)", () => fc.property(fc.oneof(programArbitrary, anyTextArbitrary), (text) => void checkTreeWalk(text))));
   if (want("fixes-grammar")) outcomes.push(await run("fixes-grammar", () => fc.property(programArbitrary, (text) => void checkFixes(text))));
   if (want("fixes-loops")) outcomes.push(await run("fixes-loops", () => fc.property(fixableProgramArbitrary, (text) => void checkFixes(text))));
   if (want("fixes-value-select")) outcomes.push(await run("fixes-value-select", () => fc.property(valueSelectProgramArbitrary, (text) => void checkFixes(text))));

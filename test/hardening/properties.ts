@@ -193,8 +193,8 @@ export function serialiseResult(result: LintResult): string {
   return JSON.stringify({ findings: result.findings, problems: result.problems }, replacer);
 }
 
-/** The walk the syntax copy uses (in the runtime's memory) visits what web-tree-sitter's TreeCursor visits. */
-export function checkTreeWalk(text: string): void {
+/** The walk the syntax copy uses (in the runtime's memory) visits what web-tree-sitter's TreeCursor visits; gives its record. */
+export function checkTreeWalk(text: string): string[] {
   const tree = parsePython(text);
   try {
     const cursor = tree.walk();
@@ -206,6 +206,7 @@ export function checkTreeWalk(text: string): void {
       const node = at >= 0 ? at : Math.min(actual.length, expected.length);
       throw new Error(`walk differs from TreeCursor at node ${node}: got ${actual[node]}, want ${expected[node]}`);
     }
+    return actual;
   } finally {
     tree.delete();
   }

@@ -1,24 +1,8 @@
 import * as assert from "assert";
 import fc from "fast-check";
 import { initParser, parsePython, walkTree } from "synclint-rules";
-import { WALK_SAMPLES, treeWalkKind, walkRecord } from "synclint-rules/out/parser";
-
-/** What the walk in memory and web-tree-sitter's cursor visit of `text`, asserted equal. */
-function walksOf(text: string): string[] {
-  const tree = parsePython(text);
-  try {
-    const cursor = tree.walk();
-    const expected = walkRecord(cursor);
-    cursor.delete();
-    const walk = walkTree(tree);
-    const actual = walkRecord(walk);
-    walk.delete();
-    assert.deepStrictEqual(actual, expected);
-    return actual;
-  } finally {
-    tree.delete();
-  }
-}
+import { WALK_SAMPLES, treeWalkKind } from "synclint-rules/out/parser";
+import { checkTreeWalk } from "../hardening/properties";
 
 const PIECES = [
   "import torch\n",
@@ -49,7 +33,7 @@ describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter'
       fc.property(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }), fc.nat(40), (pieces, nesting) => {
         // Deep nesting makes deep stacks of entries.
         const text = pieces.join("") + "z = " + "(".repeat(nesting) + "1" + ")".repeat(nesting) + "\n";
-        walksOf(text);
+        checkTreeWalk(text);
       }),
       { numRuns: 150, seed: 20261129 },
     );
@@ -61,17 +45,17 @@ describe("walkTree: the walk in the runtime's memory reads what web-tree-sitter'
   });
 
   it("reads MISSING tokens as the cursor does, kept inline and on the heap (after 200 spaces of padding)", () => {
-    for (const text of WALK_SAMPLES.slice(1)) assert.ok(walksOf(text).some((entry) => entry.endsWith(" missing")), text);
+    for (const text of WALK_SAMPLES.slice(1)) assert.ok(checkTreeWalk(text).some((entry) => entry.endsWith(" missing")), text);
   });
 
   it("reads an ERROR with hundreds of children as the cursor does", () => {
     // One ERROR with hundreds of children: `)` closes nothing.
     const text = "x = f(" + Array.from({ length: 400 }, (_, i) => `a${i}`).join(" ") + ")) = 1\n";
-    assert.ok(walksOf(text).length > 400);
+    assert.ok(checkTreeWalk(text).length > 400);
   });
 
   it("reads a deep tree as the cursor does", () => {
     const text = "x = " + "[".repeat(300) + "]".repeat(300) + "\n";
-    assert.ok(walksOf(text).length > 300);
+    assert.ok(checkTreeWalk(text).length > 300);
   });
 });

@@ -446,7 +446,7 @@ export class HotPaths {
   }
 
   private iteratesStepRange(loop: SyntaxNode): boolean {
-    const bound = loop.type === "for_statement" ? childByField(loop, "right") : loop.type === "while_statement" ? childByField(loop, "condition") : undefined;
+    const bound = loopBound(loop);
     if (!bound) return false;
     if (loop.type === "for_statement") {
       const call = unparenthesized(bound);
@@ -488,7 +488,7 @@ export class HotPaths {
 
   /** `for micro_step in range(grad_accum_steps)`: the micro-batches of one optimizer step. */
   private countsMicroBatches(loop: SyntaxNode): boolean {
-    const bound = loop.type === "for_statement" ? childByField(loop, "right") : childByField(loop, "condition");
+    const bound = loopBound(loop);
     return !!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name));
   }
 
@@ -762,6 +762,12 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
+}
+
+/** What bounds a loop's iterations: a `for`'s iterable, a `while`'s condition. */
+function loopBound(loop: SyntaxNode): SyntaxNode | undefined {
+  if (loop.type === "for_statement") return childByField(loop, "right");
+  return loop.type === "while_statement" ? childByField(loop, "condition") : undefined;
 }
 
 /**
