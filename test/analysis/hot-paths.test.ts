@@ -400,6 +400,58 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "or_guard = batch.sum()").hot, false);
     });
 
+    it("early exits through `or`, `and`, flags and elapsed-time tests make the rest periodic only when each way out is", () => {
+      const a = analyse(py`
+        import time
+        import torch
+        def train(loader, model, every, enabled, rank):
+            last_log = time.time()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if every < 1 or step % every != 0:
+                    continue
+                after_or = loss.item()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if not enabled or rank != 0:
+                    continue
+                after_or_without_period = loss.item()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                skip_batch = step % every != 0
+                if skip_batch:
+                    continue
+                after_flag = loss.item()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if step % every != 0 and enabled:
+                    continue
+                after_and_one_side = loss.item()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                skip_batch = step % every != 0
+                if skip_batch and time.time() - last_log < 30:
+                    continue
+                after_and_both_sides = loss.item()
+                last_log = time.time()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                now = time.monotonic()
+                if now - last_log >= 60:
+                    timed_guard = loss.item()
+                if now - last_log < 60:
+                    inside_complement = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "after_or = loss.item()").hot, false);
+      assert.match(contextAt(a, "after_or = loss.item()").reason, /periodic guard at line 7/);
+      assert.strictEqual(contextAt(a, "after_or_without_period = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "after_flag = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "after_and_one_side = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "after_and_both_sides = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "timed_guard = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "inside_complement = loss.item()").hot, true);
+    });
+
     it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
       const a = analyse(py`
         import torch

@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, positionalArguments } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { resolveBinding, scopeOf, Scopes } from "./scopes";
 
@@ -656,8 +656,8 @@ export class HotPaths {
           return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
-        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return this.countsSteps(left, node) && isFewSteps(right, this.env.text);
-        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return this.countsSteps(right, node) && isFewSteps(left, this.env.text);
+        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right);
+        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left);
         return false;
       }
       case "identifier": {
@@ -690,15 +690,64 @@ export class HotPaths {
     }
   }
 
+  /** A test that holds on all but a few steps: `if <it>: return` (or `continue`) makes the rest of the body periodic. */
   private isComplementOfPeriodic(raw: SyntaxNode): boolean {
     const node = unparenthesized(raw);
-    if (isModulo(node, this.env.text)) return true;
-    if (node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "!=") return node.children.some((child) => isModulo(child, this.env.text));
-    if (node.type === "not_operator") {
-      const argument = childByField(node, "argument") ?? node.children[0];
-      return !!argument && this.isPeriodic(argument);
+    switch (node.type) {
+      case "binary_operator":
+        return isModulo(node, this.env.text);
+      case "comparison_operator": {
+        if (node.tokens.length !== 1 || node.children.length !== 2) return false;
+        const [left, right] = node.children;
+        if (node.tokens[0] === "!=") return isModulo(left, this.env.text) || isModulo(right, this.env.text);
+        // `time.time() - last_log < interval`: most steps come before the interval has passed.
+        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return this.isElapsedTime(left);
+        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return this.isElapsedTime(right);
+        return false;
+      }
+      case "not_operator": {
+        const argument = childByField(node, "argument") ?? node.children[0];
+        return !!argument && this.isPeriodic(argument);
+      }
+      case "boolean_operator": {
+        // The rest runs when the test fails: for `a or b` when both fail, for `a and b` when either does.
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (!left || !right) return false;
+        if (node.tokens[0] === "or") return this.isComplementOfPeriodic(left) || this.isComplementOfPeriodic(right);
+        return this.isComplementOfPeriodic(left) && this.isComplementOfPeriodic(right);
+      }
+      case "identifier": {
+        // `skip = step % n != 0` ... `if skip: return`
+        const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+        if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0 || binding.value === raw || this.periodicDepth > 4) return false;
+        this.periodicDepth++;
+        try {
+          return this.isComplementOfPeriodic(binding.value);
+        } finally {
+          this.periodicDepth--;
+        }
+      }
+      default:
+        return false;
     }
-    return false;
+  }
+
+  /** Seconds since a time the code keeps: `time.time() - last_log`, `now - self.start`, `elapsed`. */
+  private isElapsedTime(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier" || node.type === "attribute") return ELAPSED_TIME_NAME.test(lastName(this.text(node)));
+    if (node.type !== "binary_operator" || node.tokens[0] !== "-") return false;
+    const left = childByField(node, "left");
+    return !!left && this.isClockRead(left);
+  }
+
+  private isClockRead(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier" || node.type === "attribute") return CLOCK_READING_NAME.test(lastName(this.text(node)));
+    if (node.type !== "call") return false;
+    const callee = childByField(node, "function");
+    return !!callee && CLOCK_FUNCTION.test(this.text(callee));
   }
 
   /**

@@ -27,6 +27,13 @@ export const ACCUMULATION_NAME = /accum/i;
 /** Booleans that by name say "this is the log/eval/last step". */
 export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
+/** Clock reads: `time.time()`, `time.monotonic()`, `time.perf_counter()`, `datetime.now()`, `timeit.default_timer()`. */
+export const CLOCK_FUNCTION = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$|^(datetime\.)?datetime\.now$|^(timeit\.)?default_timer$/;
+
+/** Variables holding the current time (`now = time.monotonic()`), and seconds since a kept time. */
+export const CLOCK_READING_NAME = /^(now|current_time|cur_time|time_now|now_time|t_now)$/i;
+export const ELAPSED_TIME_NAME = /^(elapsed|elapsed_time|time_elapsed|elapsed_seconds|seconds_elapsed)$|^(time|seconds|secs)_since_/i;
+
 /** Receivers of `.step()` that are optimisers (a scheduler's `.step()` is not a training step). */
 export const OPTIMIZER_NAME = /optim|^opt$|^opt_|_opt$|scaler/i;
 
