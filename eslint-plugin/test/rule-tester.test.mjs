@@ -200,10 +200,12 @@ describe("eslint-plugin-synclint: fixes", () => {
   it("maps safe fixes to `fix` and suggestions to `suggest`, exactly as synclint offers them", async () => {
     const code = [
       "import torch",
+      "from torch.utils.data import DataLoader",
       "",
       "",
-      "def train(model, loader, optimizer, device):",
+      "def train(model, dataset, optimizer, device):",
       "    running_loss = 0.0",
+      "    loader = DataLoader(dataset, batch_size=32, pin_memory=True)",
       "    for x, y in loader:",
       "        x = x.to(device)",
       "        loss = model(x, y.to(device, non_blocking=True)).mean()",

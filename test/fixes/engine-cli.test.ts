@@ -15,9 +15,10 @@ const TRAIN = py`
   from torch.utils.data import DataLoader
   device = torch.device("cuda")
 
-  def train(model, loader, opt):
+  def train(model, ds, opt):
       running_loss = 0.0
       correct = 0
+      loader = DataLoader(ds, batch_size=4)
       for x, y in loader:
           x = x.to(device)
           out = model(x)
@@ -28,8 +29,7 @@ const TRAIN = py`
           correct += (out.argmax(1) == y).sum().item()
       return running_loss, correct
 
-  loader = DataLoader(ds, batch_size=4)
-  train(model, loader, opt)
+  train(model, ds, opt)
 `;
 
 function synclint(args: string[], options: { cwd?: string; input?: string } = {}) {
@@ -129,7 +129,7 @@ describe("CLI: --fix, --unsafe-fixes, --diff, --add-noqa, fixes in JSON and SARI
     const run = synclint(["--diff", "train.py"], { cwd: dir });
     assert.strictEqual(run.status, 1, run.stderr);
     assert.match(run.stdout, /^--- a\/train\.py\n\+\+\+ b\/train\.py\n@@ /);
-    assert.match(run.stdout, /^\+loader = DataLoader\(ds, batch_size=4, pin_memory=True\)$/m);
+    assert.match(run.stdout, /^\+ {4}loader = DataLoader\(ds, batch_size=4, pin_memory=True\)$/m);
     assert.ok(!run.stdout.includes("loss.detach().double()"), "--diff without --unsafe-fixes shows safe fixes only");
     assert.strictEqual(fs.readFileSync(path.join(dir, "train.py"), "utf8"), TRAIN);
     const unsafe = synclint(["--diff", "--unsafe-fixes", "train.py"], { cwd: dir });
@@ -176,7 +176,7 @@ describe("CLI: --fix, --unsafe-fixes, --diff, --add-noqa, fixes in JSON and SARI
     const pin = result.messages.find((m: { ruleId: string }) => m.ruleId === "dataloader-pin-memory");
     assert.deepStrictEqual(pin.fix, { range: [TRAIN.indexOf("batch_size=4") + 12, TRAIN.indexOf("batch_size=4") + 12], text: ", pin_memory=True" });
     assert.strictEqual(pin.suggestions[0].desc, "Add `pin_memory=True` to the `DataLoader`");
-    const item = result.messages.find((m: { ruleId: string; line: number }) => m.ruleId === "item-in-hot-path" && m.line === 15);
+    const item = result.messages.find((m: { ruleId: string; line: number }) => m.ruleId === "item-in-hot-path" && m.line === 16);
     assert.strictEqual(item.fix, undefined);
     assert.match(item.suggestions[0].desc, /suggestion/);
     assert.ok(result.fixableWarningCount >= 2);

@@ -110,24 +110,60 @@ fixTester.run("blocking-host-to-device", [
     output: null,
   },
   {
-    name: "non_blocking=True on .to(device) and .cuda() of loader batches",
+    name: "non_blocking=True on .to(device) and .cuda() of batches a default-collating DataLoader yields",
     code: py`
       import torch
+      from torch.utils.data import DataLoader
       device = torch.device("cuda")
-      def train(model, loader):
-          for x, y in loader:
+      def train(model, dataset):
+          loader = DataLoader(dataset, batch_size=8, pin_memory=True)
+          for step, (x, y) in enumerate(loader):
               x = x.to(device)
               y = y.cuda()
               model(x, y).backward()
     `,
     output: py`
       import torch
+      from torch.utils.data import DataLoader
       device = torch.device("cuda")
-      def train(model, loader):
-          for x, y in loader:
+      def train(model, dataset):
+          loader = DataLoader(dataset, batch_size=8, pin_memory=True)
+          for step, (x, y) in enumerate(loader):
               x = x.to(device, non_blocking=True)
               y = y.cuda(non_blocking=True)
               model(x, y).backward()
+    `,
+  },
+  {
+    // DETR's `NestedTensor.to(self, device)` takes no `non_blocking`: a loader of unknown collation gets a suggestion.
+    name: "non_blocking on batches of a loader passed in, or with a collate_fn, is only a suggestion",
+    code: py`
+      import torch
+      from torch.utils.data import DataLoader
+      device = torch.device("cuda")
+      def train(model, loader, dataset, collate):
+          for samples, targets in loader:
+              samples = samples.to(device)
+              model(samples).backward()
+          custom = DataLoader(dataset, collate_fn=collate)
+          for batch in custom:
+              batch = batch.to(device)
+              model(batch).backward()
+    `,
+    unsafe: true,
+    suggestionOnly: true,
+    output: py`
+      import torch
+      from torch.utils.data import DataLoader
+      device = torch.device("cuda")
+      def train(model, loader, dataset, collate):
+          for samples, targets in loader:
+              samples = samples.to(device, non_blocking=True)
+              model(samples).backward()
+          custom = DataLoader(dataset, collate_fn=collate)
+          for batch in custom:
+              batch = batch.to(device, non_blocking=True)
+              model(batch).backward()
     `,
   },
   {
@@ -179,6 +215,7 @@ fixTester.run("blocking-host-to-device", [
               data, target = data.to(device), target.to(device)
               model(data, target).backward()
     `,
+    unsafe: true,
     output: py`
       import torch
       device = torch.device("cuda")

@@ -43,8 +43,11 @@ export const blockingHostToDevice: Rule = {
         "`non_blocking=True` on a copy to the GPU is safe: later kernels on the same stream see the data. " +
         "Hoisting a constant `w = torch.tensor(<literals>, device=d)` out of the loop is safe when its arguments do not change inside it " +
         "and `w` is only read in the loop after it (never written through, kept or used outside the loop); otherwise no fix is offered. " +
-        "Both are applied by `--fix`. `non_blocking=True` is added only to copies of batches a loader yields, and only when nothing in the loop " +
+        "`non_blocking=True` is added only to copies of batches a loader yields, and only when nothing in the loop " +
         "changes the host batch in place or keeps another name for it (the copy may still be running when `.to()` returns). " +
+        "It is a safe fix for batches of a `DataLoader(...)` built in the same file without `collate_fn` (default collation makes tensors, whose " +
+        "`.to()` and `.cuda()` take `non_blocking`); for a loader passed in, or one with a `collate_fn`, it is a suggestion: a batch class's own " +
+        "`.to()` may not take the argument (DETR's `NestedTensor.to(device)` does not). " +
         "A scale factor `t * torch.tensor(0.5, device=d)` (an operand of `*`, `/`, `+` or `-` beside a tensor, a number exactly representable in " +
         "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
         "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
@@ -73,7 +76,10 @@ export const blockingHostToDevice: Rule = {
         // The copy is queued, not done, when `.to()` returns: the host batch must not change afterwards.
         if (mayChangeHostBatch(receiver, node, context)) return undefined;
         const edit = addKeywordArgument(node, "non_blocking=True");
-        return edit ? { title: "Add `non_blocking=True` to the copy of the batch", safe: true, edits: [edit] } : undefined;
+        if (!edit) return undefined;
+        // A custom `collate_fn` can make batches of its own class, whose `.to()` need not take `non_blocking`.
+        if (collatedByDefault(receiver, context)) return { title: "Add `non_blocking=True` to the copy of the batch", safe: true, edits: [edit] };
+        return { title: `Add \`non_blocking=True\` to the copy of the batch (if \`${shortText(receiver, context, 30)}\` is a tensor: a batch class's own \`.${context.text(childByField(childByField(node, "function")!, "attribute")!)}()\` may not take it)`, safe: false, edits: [edit] };
       });
       context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50) }, fixes });
     }
@@ -113,6 +119,48 @@ export const blockingHostToDevice: Rule = {
     };
   },
 };
+
+/**
+ * Is `receiver` (`x`, `batch[0]`, or a name unpacked from one) part of a batch that a `DataLoader(...)` of this
+ * file without `collate_fn` yields? `default_collate` makes tensors (or containers of them, on which `.to()`
+ * fails anyway), so its `.to()`/`.cuda()` take `non_blocking`.
+ */
+function collatedByDefault(receiver: SyntaxNode, context: RuleContext): boolean {
+  let node = unparenthesized(receiver);
+  for (let hops = 0; hops < 6; hops++) {
+    while (node.type === "subscript") node = unparenthesized(childByField(node, "value")!);
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+    if (!binding?.value) return false;
+    if (binding.kind === "for") return isDefaultCollatingLoader(binding.value, context);
+    if (binding.kind !== "assign") return false;
+    node = unparenthesized(binding.value);
+  }
+  return false;
+}
+
+function isDefaultCollatingLoader(iterable: SyntaxNode, context: RuleContext): boolean {
+  let node = unparenthesized(iterable);
+  for (let hops = 0; hops < 6; hops++) {
+    if (node.type === "call") {
+      const name = calleeName(node, context) ?? "";
+      const last = name.slice(name.lastIndexOf(".") + 1);
+      if (last === "DataLoader") return !keyword(node, "collate_fn", context) && !node.children.some((c) => c.type === "argument_list" && c.children.some((a) => a.type === "dictionary_splat"));
+      // `enumerate(loader)`, `tqdm(loader)`, `iter(loader)`: the loader's own batches.
+      const [first] = positional(node);
+      if (!first || !LOADER_WRAPPERS.test(last)) return false;
+      node = unparenthesized(first);
+      continue;
+    }
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+    if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0) return false;
+    node = unparenthesized(binding.value);
+  }
+  return false;
+}
+
+const LOADER_WRAPPERS = /^(enumerate|iter|tqdm|trange|islice|cycle|track|progress_bar)$/;
 
 /**
  * `w = torch.tensor(<constant>, device=d)` directly in a loop body, moved before the loop. Provably the same

@@ -13,7 +13,7 @@ import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 const ALWAYS_SYNCING = new Map<string, string>([
   ["nonzero", "use `nonzero_static(size=..., fill_value=...)` or keep a mask"],
   ["argwhere", "use `nonzero_static(size=..., fill_value=...)` or keep a mask"],
-  ["masked_select", "use `torch.where(mask, x, 0)` and reduce"],
+  ["masked_select", "if the selection is only reduced, `torch.where(mask, x, 0)` and the reduction keep the size fixed"],
   ["unique", "scatter into a fixed number of buckets when the value range is known"],
   ["unique_consecutive", "scatter into a fixed number of buckets when the value range is known"],
   ["bincount", "use `torch.zeros(K).scatter_add_(0, x, weights)` with a known `K`"],
@@ -37,8 +37,8 @@ export const dataDependentShape: Rule = {
     messages: {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
-      maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, {{value}}, 0)` and reduce.",
-      maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; use `torch.where({{mask}}, value, {{value}})` (`masked_fill_` reads a tensor value with `.item()`, a sync too).",
+      maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; if the selection is only reduced, `torch.where({{mask}}, {{value}}, 0)` and the reduction keep the size fixed.",
+      maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; when the mask has the shape of `{{value}}`, `torch.where({{mask}}, value, {{value}})` writes without it (`masked_fill_` reads a tensor value with `.item()`, a sync too).",
     },
     mechanism: [
       "**Size on the host** — the output's size depends on the data, and PyTorch allocates outputs from the host, so it must learn the size first.",
