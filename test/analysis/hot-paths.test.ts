@@ -452,6 +452,53 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "inside_complement = loss.item()").hot, true);
     });
 
+    it("a loop whose body always leaves on the first pass runs once; a branch that raises or exits runs at most once", () => {
+      const a = analyse(py`
+        import sys
+        import torch
+        def throughput(loader, model):
+            for images, _ in loader:
+                images = images.cuda(non_blocking=True)
+                torch.cuda.synchronize()
+                model(images)
+                once = images.sum().item()
+                return
+        def train(loader, model):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if step > 10:
+                    continue
+                after_continue = loss.item()
+                break
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                for part in batch:
+                    if part is None:
+                        continue
+                    inner = loss.item()
+                last_statement_is_break = loss.item()
+                break
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if not torch.isfinite(loss):
+                    print(loss.item())
+                    sys.exit(1)
+                if loss.isnan():
+                    report = loss.item()
+                    raise RuntimeError("nan")
+                else:
+                    every_step = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "once = images.sum().item()").hot, false);
+      assert.match(contextAt(a, "once = images.sum().item()").reason, /not inside a loop/);
+      assert.strictEqual(contextAt(a, "after_continue = loss.item()").hot, true, "a `continue` of the loop reaches the next pass");
+      assert.strictEqual(contextAt(a, "last_statement_is_break = loss.item()").hot, false, "a nested loop's `continue` does not");
+      assert.strictEqual(contextAt(a, "print(loss.item())").hot, false);
+      assert.strictEqual(contextAt(a, "print(loss.item())").reason, "it runs at most once: its branch ends by `sys.exit()` at line 29");
+      assert.strictEqual(contextAt(a, "report = loss.item()").reason, "it runs at most once: its branch ends by raising at line 32");
+      assert.strictEqual(contextAt(a, "every_step = loss.item()").hot, true);
+    });
+
     it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
       const a = analyse(py`
         import torch

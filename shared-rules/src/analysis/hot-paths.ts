@@ -93,6 +93,14 @@ export class HotPaths {
       // An exception handler runs when something failed, not on every step.
       if ((ancestor.type === "except_clause" || ancestor.type === "except_group_clause") && child.type === "block")
         return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the exception handled at line ${this.line(ancestor)} is raised`);
+      // A branch that ends by raising or exiting runs once, on the way out.
+      if (ancestor.type === "block" && isBranch(ancestor)) {
+        const last = ancestor.children[ancestor.children.length - 1];
+        if (last && this.endsRun(last)) {
+          const exit = last.type === "raise_statement" ? "raising" : `\`${this.text(childByField(last.children[0], "function")!)}()\``;
+          return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
+        }
+      }
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -371,12 +379,37 @@ export class HotPaths {
 
   /** True when `site`, reached through `child`, is evaluated on every iteration of `loop`. */
   private runsPerIteration(loop: SyntaxNode, child: SyntaxNode, site: SyntaxNode): boolean {
-    if (loop.type === "for_statement") return child.field === "body";
-    if (loop.type === "while_statement") return child.field === "body" || child.field === "condition";
+    if (loop.type === "for_statement") return child.field === "body" && !this.runsOnce(loop);
+    if (loop.type === "while_statement") return (child.field === "body" || child.field === "condition") && !this.runsOnce(loop);
     // Comprehensions: everything but the first iterable runs per item.
     const firstClause = loop.children.find((c) => c.type === "for_in_clause");
     const iterable = firstClause ? childByField(firstClause, "right") : undefined;
     return !(iterable && contains(iterable, site));
+  }
+
+  /**
+   * A loop whose body always leaves it on the first pass (it ends in `return`, `break` or `raise`, and no
+   * `continue` of this loop skips that end): `for x in loader: ...; return` measures one batch.
+   */
+  private runsOnce(loop: SyntaxNode): boolean {
+    const body = childByField(loop, "body");
+    const last = body?.children[body.children.length - 1];
+    if (!body || !last || !(last.type === "return_statement" || last.type === "break_statement" || this.endsRun(last))) return false;
+    const stack = [body];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === "continue_statement") return false;
+      for (const child of node.children) if (!LOOP_TYPES.has(child.type) && child.type !== "function_definition" && child.type !== "class_definition") stack.push(child);
+    }
+    return true;
+  }
+
+  /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
+  private endsRun(statement: SyntaxNode): boolean {
+    if (statement.type === "raise_statement") return true;
+    if (statement.type !== "expression_statement" || statement.children.length !== 1 || statement.children[0].type !== "call") return false;
+    const callee = childByField(statement.children[0], "function");
+    return !!callee && /^(sys\.exit|exit|quit|os\._exit)$/.test(this.text(callee));
   }
 
   loopKind(loop: SyntaxNode): LoopKind {
@@ -785,6 +818,12 @@ export class HotPaths {
     const text = this.text(node);
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
+}
+
+/** The block of an `if`, `elif` or `else` branch. */
+function isBranch(block: SyntaxNode): boolean {
+  const parent = block.parent;
+  return !!parent && (parent.type === "if_statement" || parent.type === "elif_clause" || parent.type === "else_clause") && (block.field === "consequence" || block.field === "body");
 }
 
 /** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
