@@ -499,6 +499,26 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "every_step = loss.item()").hot, true);
     });
 
+    it("`== 0` on the counter of a loop around the step loop holds on every step of that pass: not a periodic guard", () => {
+      const a = analyse(py`
+        import torch
+        def cross_validate(folds, model):
+            for i, (train_loader, val_loader) in enumerate(folds):
+                for step, batch in enumerate(train_loader):
+                    out = model(batch)
+                    if i == 0:
+                        first_fold = out.sum().item()
+                    if step == 0:
+                        first_step = out.sum().item()
+                    for k in range(3):
+                        if step == 0:
+                            nested_first_step = out.sum().item()
+      `);
+      assert.strictEqual(contextAt(a, "first_fold = out.sum().item()").hot, true);
+      assert.strictEqual(contextAt(a, "first_step = out.sum().item()").hot, false);
+      assert.strictEqual(contextAt(a, "nested_first_step = out.sum().item()").hot, false);
+    });
+
     it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
       const a = analyse(py`
         import torch

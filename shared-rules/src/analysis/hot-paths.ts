@@ -686,7 +686,7 @@ export class HotPaths {
         if (isInitialisationTest(node, this.env.text)) return true;
         if (node.tokens[0] === "==") {
           if (isModulo(left, this.env.text) || isModulo(right, this.env.text)) return true;
-          return (this.isCounter(left) && this.isSingleStep(right)) || (this.isCounter(right) && this.isSingleStep(left));
+          return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
         if (node.tokens[0] === "<" || node.tokens[0] === "<=") return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right);
@@ -803,6 +803,21 @@ export class HotPaths {
     const counter = target.type === "identifier" ? target : target.children[0];
     const path = target.type === "identifier" ? [] : [0];
     return counter?.type === "identifier" && this.text(counter) === name && this.env.evidence.elementOf(iterable, path).kind === "scalar";
+  }
+
+  /**
+   * `fold == 0` in a loop over batches nested in the loop that binds `fold`: true on every step of that pass.
+   * (Asked of the loops' iterables only: the loops' kinds depend on their guards.)
+   */
+  private countsOuterLoop(raw: SyntaxNode, test: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    if (binding?.kind !== "for" || !binding.loop || this.iteratesData(binding.loop)) return false;
+    for (let loop = test.parent; loop && loop !== binding.loop && loop.type !== "function_definition"; loop = loop.parent) {
+      if ((loop.type === "for_statement" || loop.type === "while_statement") && this.iteratesData(loop)) return true;
+    }
+    return false;
   }
 
   private isCounter(raw: SyntaxNode): boolean {
