@@ -123,6 +123,23 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "`.to(...)` a helper that returns the device: `dist_util.dev()`, `torch.cuda.current_device()`",
+      code: py`
+        import torch
+        from utils import dist_util
+        def train(loader, model):
+            for x, y, z in loader:
+                x = x.to(dist_util.dev())
+                y = y.to(torch.cuda.current_device())
+                z = z.to(get_device())
+      `,
+      errors: [
+        { line: 5, messageIncludes: ["`x.to(dist_util.dev())`"] },
+        { line: 6, messageIncludes: ["`y.to(torch.cuda.current_device())`"] },
+        { line: 7, messageIncludes: ["`z.to(get_device())`"] },
+      ],
+    },
+    {
       name: "`.to(device)` of a batch",
       code: py`
         import torch

@@ -52,5 +52,8 @@ export function lastName(dotted: string): string {
   return dotted.slice(dotted.lastIndexOf(".") + 1);
 }
 
+/** Functions that return the device to compute on: `torch.cuda.current_device()`, `dist_util.dev()`, `get_device()`. */
+export const DEVICE_GETTER = /^(get_|current_|default_)?(device|dev)$/;
+
 /** Names for devices in `.to(device)`. */
 export const DEVICE_NAME = /device|^dev$|cuda|gpu|^rank$|local_rank/i;

@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { DATA_ITERABLE_NAME, DEVICE_NAME, MODULE_NAME, lastName } from "./names";
+import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, MODULE_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -620,6 +620,8 @@ export class TensorEvidence {
           const kind = first ? this.deviceOf(first, depth + 1) : "unknown";
           return kind === "cpu" ? "cpu" : "gpu";
         }
+        // `torch.cuda.current_device()`, `dist_util.dev()`, `get_device()`: a helper that names the accelerator.
+        if (name && DEVICE_GETTER.test(lastName(name))) return "gpu";
         return "unknown";
       }
       case "conditional_expression": {
