@@ -519,6 +519,26 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "nested_first_step = out.sum().item()").hot, false);
     });
 
+    it("a branch that counts how often it ran, under `count < K`, runs at most K times", () => {
+      const a = analyse(py`
+        import torch
+        def evaluate(loader, model):
+            shown = 0
+            for batch in loader:
+                out = model(batch)
+                if out.isnan().any() and shown < 5:
+                    shown += 1
+                    bounded = out.sum().item()
+                if shown < 5 or out.isnan().any():
+                    either = out.sum().item()
+                if shown < 5:
+                    not_counted_here = out.sum().item()
+      `);
+      assert.strictEqual(contextAt(a, "bounded = out.sum().item()").hot, false);
+      assert.strictEqual(contextAt(a, "either = out.sum().item()").hot, true);
+      assert.strictEqual(contextAt(a, "not_counted_here = out.sum().item()").hot, true);
+    });
+
     it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
       const a = analyse(py`
         import torch

@@ -689,7 +689,8 @@ export class HotPaths {
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
-        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right);
+        if (node.tokens[0] === "<" || node.tokens[0] === "<=")
+          return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && this.countsUpInBranch(left, node));
         if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left);
         return false;
       }
@@ -764,6 +765,35 @@ export class HotPaths {
       default:
         return false;
     }
+  }
+
+  /**
+   * `shown < 5` guarding a branch that counts `shown += 1`: the branch runs at most that many times, however
+   * often the test is made (`if bad and shown < 5: shown += 1; print(x)`).
+   */
+  private countsUpInBranch(raw: SyntaxNode, test: SyntaxNode): boolean {
+    const counter = unparenthesized(raw);
+    if (counter.type !== "identifier" && counter.type !== "attribute") return false;
+    let statement = test.parent;
+    while (statement && (statement.type === "boolean_operator" || statement.type === "parenthesized_expression" || statement.type === "not_operator")) {
+      if (statement.type === "not_operator" || (statement.type === "boolean_operator" && statement.tokens[0] === "or")) return false;
+      statement = statement.parent;
+    }
+    if (statement?.type !== "if_statement" && statement?.type !== "elif_clause") return false;
+    const branch = childByField(statement, "consequence");
+    if (!branch) return false;
+    const name = this.text(counter);
+    const stack = [branch];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === "augmented_assignment" && node.tokens[0] === "+=") {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (left && right && this.text(left) === name && unparenthesized(right).type === "integer") return true;
+      }
+      for (const child of node.children) if (!LOOP_TYPES.has(child.type) && child.type !== "function_definition") stack.push(child);
+    }
+    return false;
   }
 
   /** Seconds since a time the code keeps: `time.time() - last_log`, `now - self.start`, `elapsed`. */
