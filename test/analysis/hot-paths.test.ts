@@ -539,6 +539,37 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "not_counted_here = out.sum().item()").hot, true);
     });
 
+    it("a call of a same-file helper that returns a periodic test is a periodic guard", () => {
+      const a = analyse(py`
+        import torch
+        def divisible_by(numer, denom):
+            """True every denom steps."""
+            return (numer % denom) == 0
+        def is_positive(x):
+            return x > 0
+        def unset_or_large(v):
+            return v is None or v > 1
+        def train(loader, model, every):
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if step != 0 and divisible_by(step, every):
+                    saved = loss.item()
+                if not divisible_by(step, every):
+                    continue
+                after_skip = loss.item()
+            for step, batch in enumerate(loader):
+                loss = model(batch).mean()
+                if is_positive(step):
+                    not_periodic = loss.item()
+                if unset_or_large(step):
+                    not_an_initialisation = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "not_an_initialisation = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "saved = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "after_skip = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "not_periodic = loss.item()").hot, true);
+    });
+
     it("isPeriodic recognises counters, moduli, last-step tests and flag names", () => {
       const a = analyse(py`
         import torch

@@ -12,8 +12,9 @@ const CLEAN: Array<[string, string]> = [
     py`
       import torch
       from torch.utils.data import DataLoader
-      def train(dataset, model, optimizer, scheduler, device, log_every=50):
+      def train(dataset, model, scheduler, device, log_every=50):
           loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4, pin_memory=True)
+          optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
           scaler = torch.cuda.amp.GradScaler()
           running = torch.zeros((), device=device)
           for step, (x, y) in enumerate(loader):
@@ -153,8 +154,8 @@ describe("all rules on sync-free training code", () => {
     const unguarded = CLEAN[0][1].replace("if (step + 1) % log_every == 0:", "if True:");
     const result = lintSource(unguarded, { config: resolveConfig({}, process.cwd()) });
     assert.deepStrictEqual(result.findings.map((f) => [f.line, f.rule]), [
-      [21, "item-in-hot-path"],
-      [21, "item-in-hot-path"],
+      [22, "item-in-hot-path"],
+      [22, "item-in-hot-path"],
     ]);
   });
 });

@@ -555,6 +555,14 @@ export class HotPaths {
     }, true);
   }
 
+  /** The expression of a function whose body is one `return` (after a docstring). */
+  private soleReturnOf(fn: SyntaxNode | undefined): SyntaxNode | undefined {
+    const body = fn && childByField(fn, "body");
+    const statements = body?.children.filter((statement) => statement.type !== "comment" && !(statement.type === "expression_statement" && statement.children[0]?.type === "string"));
+    if (statements?.length !== 1 || statements[0].type !== "return_statement") return undefined;
+    return statements[0].children[0];
+  }
+
   private localFunction(call: SyntaxNode): SyntaxNode | undefined {
     const callee = childByField(call, "function");
     if (!callee) return undefined;
@@ -704,7 +712,12 @@ export class HotPaths {
         return PERIODIC_FLAG_NAME.test(lastName(this.text(node)));
       case "call": {
         const callee = childByField(node, "function");
-        return !!callee && PERIODIC_FLAG_NAME.test(lastName(this.text(callee)));
+        if (!callee) return false;
+        if (PERIODIC_FLAG_NAME.test(lastName(this.text(callee)))) return true;
+        // `divisible_by(step, every)` with `def divisible_by(n, d): return n % d == 0` (only a modulo: what else a
+        // helper returns, `self.atol is None or ...`, says nothing of how often its caller's branch runs).
+        const returned = this.soleReturnOf(this.localFunction(node));
+        return !!returned && isModuloTest(returned, this.env.text);
       }
       default:
         return false;
@@ -863,6 +876,13 @@ export class HotPaths {
     const text = this.text(node);
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
+}
+
+/** `n % d == 0`, `0 == n % d`, `not n % d`. */
+function isModuloTest(raw: SyntaxNode, text: string): boolean {
+  const node = unparenthesized(raw);
+  if (node.type === "not_operator") return !!node.children[0] && isModulo(node.children[0], text);
+  return node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "==" && node.children.some((child) => isModulo(child, text));
 }
 
 /** The block of an `if`, `elif` or `else` branch. */

@@ -18,15 +18,15 @@ export const itemInHotPath: Rule = {
     code: "SYN101",
     category: "host read",
     defaultSeverity: "warning",
-    description: "`.item()` on a GPU tensor in code that runs every step (and the `.item()` hidden in `GradScaler.step` / `get_scale()`).",
+    description: "`.item()` on a GPU tensor in code that runs every step (and the `.item()` hidden in `GradScaler.step` / `get_scale()` / `state_dict()`).",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: true,
     hasSuggestions: true,
     messages: {
       item: "`{{expression}}.item()` {{where}} waits for the GPU {{frequency}}{{assumption}}.",
-      scalerStep: "`{{expression}}` {{where}} calls `.item()` on the inf/NaN check of each device and waits for the GPU {{frequency}}; an optimizer created with `fused=True` (Adam/AdamW) lets GradScaler skip it.",
-      scalerScale: "`{{expression}}` {{where}} reads the loss scale with a host-device sync {{frequency}}.",
+      scalerStep: "`{{expression}}` {{where}} calls `.item()` on the inf/NaN check of each device and waits for the GPU {{frequency}}{{assumption}}; an optimizer created with `fused=True` (Adam/AdamW) lets GradScaler skip it.",
+      scalerScale: "`{{expression}}` {{where}} reads the loss scale with a host-device sync {{frequency}}{{assumption}}.",
     },
     mechanism: [
       "**Python call** — the binding checks the tensor handle (one element, `numel() == 1`) and releases the GIL.",
@@ -39,7 +39,11 @@ export const itemInHotPath: Rule = {
         "`.item()` copies one element to the host and then waits on the tensor's current CUDA stream until every kernel queued before it has run. " +
         "The cost is not the copy: it is the time until the stream drains, so an `.item()` right after `loss.backward()` costs the whole backward pass, " +
         "and the CPU cannot queue the next step's kernels meanwhile. Under `torch.compile` with default settings it is a graph break, " +
-        "and inside a CUDA-graph capture it is an error.",
+        "and inside a CUDA-graph capture it is an error. " +
+        "`GradScaler.step(optimizer)` hides one `.item()` per device unless the optimizer is fused: it is reported when the optimizer is a `torch.optim` " +
+        "optimizer made in the same file without `fused=True`, or when it comes from elsewhere and the scaler is surely on (made in the file without " +
+        "`enabled=`, or with `enabled=True`); a scaler made with `enabled=<expression>`, or passed in and named like one, is reported with that condition " +
+        "in the message. `get_scale()` and `state_dict()` read the scale on every call.",
       example: [
         "for step, (x, y) in enumerate(loader):",
         "    loss = criterion(model(x.cuda(non_blocking=True)), y.cuda(non_blocking=True))",
@@ -77,7 +81,7 @@ export const itemInHotPath: Rule = {
         "directly in the body of a `for` step loop, reading no other tensor and calling nothing but `len` and `str.format`, with no `continue` or `break` before it and no `return` in the loop. " +
         "The float64 accumulators do not run on Apple's MPS backend, which has no float64.",
       facts: [
-        "§2 op table: GradScaler `step` (one `.item()` per device unless the optimizer is `fused=True`) and `get_scale()`",
+        "§2 op table: GradScaler `step` (one `.item()` per device unless the optimizer is `fused=True`), `get_scale()` and `state_dict()`",
         "§1 `t.item()` (`memcpy_and_sync`, `CUDAScalar.cu`)",
         "§4 `.item()` breaks the graph by default",
         "§4 CUDA graphs: syncs are prohibited during capture",
@@ -89,9 +93,17 @@ export const itemInHotPath: Rule = {
     return {
       call(node) {
         const call = methodCall(node, context);
-        if (call && (call.method === "step" || call.method === "get_scale") && isGradScaler(call.receiver, context)) {
-          if (call.method === "step" && !isUnfusedOptimizer(positional(node)[0], context)) return;
-          context.report({ node, range: call.range, messageId: call.method === "step" ? "scalerStep" : "scalerScale", data: { expression: shortText(node, context) } });
+        if (call && (call.method === "step" || call.method === "get_scale" || call.method === "state_dict")) {
+          const scaler = gradScaler(call.receiver, context);
+          if (!scaler) return;
+          if (call.method === "step") {
+            if (positional(node).length !== 1) return;
+            // An optimizer made elsewhere may be fused (nanoGPT's `configure_optimizers`): reported only beside a scaler that is surely on.
+            const fusion = optimizerFusion(positional(node)[0], context);
+            if (fusion === "fused" || (fusion === "unknown" && scaler !== "enabled")) return;
+          }
+          const assumption = scaler === "enabled" ? "" : scaler === "named" ? ` (if \`${shortText(call.receiver, context, 30)}\` is an enabled \`GradScaler\`)` : " (when AMP is enabled)";
+          context.report({ node, range: call.range, messageId: call.method === "step" ? "scalerStep" : "scalerScale", data: { expression: shortText(node, context), assumption } });
           return;
         }
         if (!call || call.method !== "item" || positional(node).length > 0) return;
@@ -111,28 +123,40 @@ export const itemInHotPath: Rule = {
 };
 
 /**
- * An enabled `torch.amp.GradScaler` / `torch.cuda.amp.GradScaler` made in this file (or `self.scaler` assigned
- * one). `GradScaler(enabled=...)` with anything but `True` is often off (bf16 runs): not reported.
+ * Is `receiver` a `GradScaler`? "enabled": made in this file (or assigned to `self.scaler`) without `enabled=`
+ * or with `enabled=True`; "conditional": made with `enabled=<expression>` (off in bf16 runs); "named": made
+ * elsewhere (a parameter, another module's helper) and named like one (`scaler`, `grad_scaler`, `loss_scaler`).
  */
-function isGradScaler(receiver: SyntaxNode, context: RuleContext): boolean {
+function gradScaler(receiver: SyntaxNode, context: RuleContext, depth = 0): "enabled" | "conditional" | "named" | undefined {
   const made = assignedValue(receiver, context);
-  if (made?.type !== "call") return false;
-  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
-  const enabled = keyword(made, "enabled", context);
-  return /(^|\.)GradScaler$/.test(name) && (!enabled || context.text(enabled) === "True");
+  // `scaler = grad_scaler`, `self.scaler = scaler`: the value it names.
+  if (made && (made.type === "identifier" || made.type === "attribute") && depth < 4) return gradScaler(made, context, depth + 1);
+  if (made?.type === "call") {
+    const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
+    if (!/(^|\.)GradScaler$/.test(name)) return undefined;
+    const enabled = keyword(made, "enabled", context);
+    if (!enabled || context.text(enabled) === "True") return "enabled";
+    return context.text(enabled) === "False" ? undefined : "conditional";
+  }
+  if (made) return undefined;
+  const target = unparenthesized(receiver);
+  const name = target.type === "identifier" ? context.text(target) : target.type === "attribute" ? context.text(childByField(target, "attribute")!) : "";
+  return SCALER_NAME.test(name) ? "named" : undefined;
 }
 
+const SCALER_NAME = /^(_?(grad|loss|amp)_?)?scaler$/i;
+
 /**
- * The optimizer given to `scaler.step(...)` is a `torch.optim` optimizer made in this file without
- * `fused=True`. One made elsewhere (`model.configure_optimizers()`) may be fused: not reported.
+ * The optimizer given to `scaler.step(...)`: "fused" when made in this file with `fused=` (GradScaler then
+ * skips its `.item()`), "unfused" when made here as a `torch.optim` optimizer without it, else "unknown".
  */
-function isUnfusedOptimizer(optimizer: SyntaxNode | undefined, context: RuleContext): boolean {
-  const made = optimizer ? assignedValue(optimizer, context) : undefined;
-  if (made?.type !== "call") return false;
-  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
-  if (!/^torch\.optim\.[A-Z]\w*$/.test(name)) return false;
+function optimizerFusion(optimizer: SyntaxNode, context: RuleContext): "fused" | "unfused" | "unknown" {
+  const made = assignedValue(optimizer, context);
+  if (made?.type !== "call") return "unknown";
   const fused = keyword(made, "fused", context);
-  return !fused || context.text(fused) === "False";
+  if (fused && context.text(fused) !== "False") return "fused";
+  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
+  return /^torch\.optim\.[A-Z]\w*$/.test(name) ? "unfused" : "unknown";
 }
 
 /** The expression last assigned to a name (`scaler`) or to a `self.` attribute (`self.scaler`) of this file. */
