@@ -152,6 +152,24 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "a boolean mask inside an index tuple: `x[mask, 1:]`, `x[:, keep]` (reads only; integer and slice tuples are fine)",
+      code: py`
+        import torch
+        def evaluate(loader, model):
+            for x, y in loader:
+                out = model(x)
+                keep = out[:, 4] > 0.5
+                boxes = out[keep, :4]
+                scores = out[:, out.sum(0) > 0]
+                first = out[0, 1:]
+                out[keep, 0] = 0.0
+      `,
+      errors: [
+        { line: 6, column: 17, endColumn: 30, messageIncludes: ["`out[keep, :4]`", "boolean mask inside the index", "nonzero", "every step"] },
+        { line: 7, column: 18, endColumn: 40, messageIncludes: ["`out[:, out.sum(0) > 0]`"] },
+      ],
+    },
+    {
       name: "x.nonzero()",
       code: py`
         import torch

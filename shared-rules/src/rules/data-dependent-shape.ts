@@ -38,6 +38,7 @@ export const dataDependentShape: Rule = {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; if the selection is only reduced, `torch.where({{mask}}, {{value}}, 0)` and the reduction keep the size fixed.",
+      maskInTuple: "`{{expression}}` {{where}} selects with a boolean mask inside the index, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; keep the whole tensor and apply the mask with `torch.where` where what follows allows it.",
       maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; when the mask has the shape of `{{value}}`, `torch.where({{mask}}, value, {{value}})` writes without it (`masked_fill_` reads a tensor value with `.item()`, a sync too).",
     },
     mechanism: [
@@ -95,6 +96,16 @@ export const dataDependentShape: Rule = {
       });
     }
 
+    /** `x[mask, 1:]`, `x[:, keep]`: a boolean tensor in an index tuple becomes indices through `nonzero` too. */
+    function reportMaskInIndexTuple(node: SyntaxNode, value: SyntaxNode, indices: SyntaxNode[]): void {
+      if (node.parent?.type === "assignment" && node.field === "left") return;
+      const mask = indices.find((index) => isBooleanMask(index, context));
+      if (!mask) return;
+      const owner = evidenceOf(value);
+      if (!(isTensorEvidence(owner, context) || (owner.kind === "unknown" && context.importsTorch))) return;
+      context.report({ node, messageId: "maskInTuple", data: { expression: shortText(node, context, 50), assumption: gpuAssumption(value, owner, context) }, evidence: owner });
+    }
+
     return {
       call(node) {
         const name = calleeName(node, context);
@@ -148,7 +159,8 @@ export const dataDependentShape: Rule = {
       subscript(node) {
         const value = childByField(node, "value");
         const indices = node.children.filter((child) => child.field === "subscript");
-        if (!value || indices.length !== 1) return;
+        if (!value || indices.length === 0) return;
+        if (indices.length > 1) return reportMaskInIndexTuple(node, value, indices);
         const mask = indices[0];
         if (!isBooleanMask(mask, context)) return;
         const owner = evidenceOf(value);
