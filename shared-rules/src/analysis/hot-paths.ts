@@ -891,7 +891,6 @@ function isBranch(block: SyntaxNode): boolean {
   return !!parent && (parent.type === "if_statement" || parent.type === "elif_clause" || parent.type === "else_clause") && (block.field === "consequence" || block.field === "body");
 }
 
-/** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
 /** An integer literal up to 100: a bound on a step counter that only the first few steps pass. */
 function isFewSteps(raw: SyntaxNode, text: string): boolean {
   const node = unparenthesized(raw);
@@ -907,6 +906,7 @@ function nestedFrequency(outer: string): string {
   return `on every iteration, ${outer}`;
 }
 
+/** `x is None` or `not x`-style emptiness (`len(x) == 0`): a guard that runs once, to initialise state or a cache. */
 function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   const node = unparenthesized(raw);
   if (node.type !== "comparison_operator" || node.children.length !== 2) return false;

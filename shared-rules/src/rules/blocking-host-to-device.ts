@@ -6,6 +6,7 @@ import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNested
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { isTensorKind } from "../analysis/tensor-evidence";
+import { lastName } from "../analysis/names";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {
@@ -128,7 +129,11 @@ export const blockingHostToDevice: Rule = {
 function collatedByDefault(receiver: SyntaxNode, context: RuleContext): boolean {
   let node = unparenthesized(receiver);
   for (let hops = 0; hops < 6; hops++) {
-    while (node.type === "subscript") node = unparenthesized(childByField(node, "value")!);
+    while (node.type === "subscript") {
+      const value = childByField(node, "value");
+      if (!value) return false;
+      node = unparenthesized(value);
+    }
     if (node.type !== "identifier") return false;
     const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
     if (!binding?.value) return false;
@@ -143,8 +148,7 @@ function isDefaultCollatingLoader(iterable: SyntaxNode, context: RuleContext): b
   let node = unparenthesized(iterable);
   for (let hops = 0; hops < 6; hops++) {
     if (node.type === "call") {
-      const name = calleeName(node, context) ?? "";
-      const last = name.slice(name.lastIndexOf(".") + 1);
+      const last = lastName(calleeName(node, context) ?? "");
       if (last === "DataLoader") return !keyword(node, "collate_fn", context) && !node.children.some((c) => c.type === "argument_list" && c.children.some((a) => a.type === "dictionary_splat"));
       // `enumerate(loader)`, `tqdm(loader)`, `iter(loader)`: the loader's own batches.
       const [first] = positional(node);
