@@ -140,6 +140,20 @@ ruleTester.run("blocking-host-to-device", {
       ],
     },
     {
+      name: "a copy of a value of unknown device says it holds if the value is in host memory; a batch's does not",
+      code: py`
+        import torch
+        def train(loader, model, device, weights):
+            for x, y in loader:
+                w = weights[0].to(device)
+                x = x.to(device)
+      `,
+      errors: [
+        { line: 4, messageIncludes: ["`weights[0].to(device)`", "copies host memory to the GPU (if `weights[0]` is in host memory) and blocks"] },
+        { line: 5, messageIncludes: ["`x.to(device)` in the step loop of `train()` (line 3) copies host memory to the GPU and blocks"] },
+      ],
+    },
+    {
       name: "`.to(device)` of a batch",
       code: py`
         import torch

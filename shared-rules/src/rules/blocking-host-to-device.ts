@@ -21,7 +21,7 @@ export const blockingHostToDevice: Rule = {
     fixable: true,
     hasSuggestions: true,
     messages: {
-      copy: "`{{expression}}` {{where}} copies host memory to the GPU and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
+      copy: "`{{expression}}` {{where}} copies host memory to the GPU{{assumption}} and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
     },
     mechanism: [
@@ -82,7 +82,10 @@ export const blockingHostToDevice: Rule = {
         if (collatedByDefault(receiver, context)) return { title: "Add `non_blocking=True` to the copy of the batch", safe: true, edits: [edit] };
         return { title: `Add \`non_blocking=True\` to the copy of the batch (if \`${shortText(receiver, context, 30)}\` is a tensor: a batch class's own \`.${context.text(childByField(childByField(node, "function")!, "attribute")!)}()\` may not take it)`, safe: false, edits: [edit] };
       });
-      context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50) }, fixes });
+      // Known host data (a batch, a CPU or NumPy value) is said plainly; a tensor of unknown device only inside a loop, so hedged.
+      const kind = context.analysis.tensorEvidence(receiver).kind;
+      const assumption = kind === "unknown" || kind === "tensor" ? ` (if \`${shortText(receiver, context, 30)}\` is in host memory)` : "";
+      context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50), assumption }, fixes });
     }
 
     return {
