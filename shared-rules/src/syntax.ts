@@ -166,8 +166,15 @@ function copyChildren(cursor: TreeWalk, parent: MutableNode, sinks: Sinks): void
       if (type === "comment") sinks.comments.push(node);
       else gathered.push(node);
       if (isError) sinks.problems.push({ offset: node.start, kind: "ERROR" });
-    } else if (owner.tokens !== NO_TOKENS) {
-      owner.tokens.push(type);
+    } else {
+      if (owner.tokens !== NO_TOKENS) owner.tokens.push(type);
+      // A two-word operator (`not in`, `is not`) is one token made of two: either may be missing.
+      if (sinks.mayHaveMissing && !missing && cursor.gotoFirstChild()) {
+        do {
+          if (cursor.nodeIsMissing) sinks.problems.push({ offset: cursor.startIndex, kind: names[cursor.nodeTypeId] });
+        } while (cursor.gotoNextSibling());
+        cursor.gotoParent();
+      }
     }
     if (node && cursor.gotoFirstChild()) {
       stack.push(node);

@@ -387,6 +387,16 @@ describe("spliced syntax tree", () => {
     assert.ok(!spliced || spliced.problems.length > 0, "a region with a missing line break must not count as clean");
   });
 
+  it("a missing half of a two-word operator (`not in`) is a located problem, the same in a splice and a fresh parse (found by fuzzing)", () => {
+    // `ssert not x` parses as `ssert not in x` with the `in` missing inside the one `not in` token.
+    const text = "\n\n\nimport torch\nssert not x";
+    assert.deepStrictEqual(fresh(text).problems, [{ offset: text.length - 2, kind: "in" }]);
+    assert.deepStrictEqual(fresh("y = a is b").problems, []);
+    const before = "import torch\nssert not x";
+    const spliced = spliceSyntaxTree(fresh(before), text, { start: 0, oldEnd: 0, newEnd: 3 });
+    if (spliced) assert.deepStrictEqual(dump(spliced), dump(fresh(text)));
+  });
+
   it("never cuts the region after a backslash that joins two lines", () => {
     // Found by fuzzing: `xx\` + newline + `loss.backward()` is one logical line, an error as a whole.
     const text = "xx\\\nloss.backward()x";
