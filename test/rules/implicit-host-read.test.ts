@@ -151,6 +151,27 @@ ruleTester.run("implicit-host-read", {
   ],
   invalid: [
     {
+      name: "`math.isfinite(loss)` and the other `math` functions that take a double convert a tensor with `__float__` (not a number that `.item()` made)",
+      code: py`
+        import math
+        import torch
+        def train(loader, model, optimizer):
+            for x in loader:
+                loss = model(x.cuda(non_blocking=True)).mean()
+                if not math.isfinite(loss):
+                    break
+                norm = math.sqrt(loss)
+                value = loss.item()
+                if math.isnan(value):
+                    break
+                pi = math.floor(3.5)
+      `,
+      errors: [
+        { line: 6, column: 16, endColumn: 35, messageIncludes: ["`math.isfinite(loss)`", "converts a GPU tensor to a Python number", "every step"] },
+        { line: 8, column: 16, endColumn: 31, messageIncludes: ["`math.sqrt(loss)`"] },
+      ],
+    },
+    {
       name: "`if torch.isnan(loss).any():`",
       code: py`
         import torch

@@ -6,6 +6,8 @@ import { clampFix, conditionSelectFixes } from "../fixes/value-select";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, positional, shortText } from "./support";
 
 const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
+/** `math` functions that take a C double: they convert a tensor argument with `__float__`. */
+const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|sqrt|exp|fabs|isclose)$/;
 
 /** A tensor used where Python needs a plain value: a condition, `bool()`/`float()`/`int()`, an index, `max()`. */
 export const implicitHostRead: Rule = {
@@ -14,7 +16,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, an index, `max()`) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `math.isfinite()`, an index, `max()`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
@@ -54,6 +56,7 @@ export const implicitHostRead: Rule = {
       facts: [
         "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
+        "§1 `math.isfinite(t)` and the other `math` functions that take a double",
         "§2 op table: `if torch.any(t):`",
         "§2 op table: 3-arg `where` does not sync",
         "§4 data-dependent `if` is a graph break",
@@ -136,8 +139,13 @@ export const implicitHostRead: Rule = {
           return;
         }
         // Calls of anything else are most calls: they cost no argument list.
-        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min") return;
+        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min" && !MATH_FUNCTION.test(name)) return;
         const args = positional(node);
+        if (MATH_FUNCTION.test(name)) {
+          const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
+          if (tensorArgument) reportValue(node, tensorArgument, "conversion");
+          return;
+        }
         if (CONVERSIONS.has(name) && args.length === 1) return reportValue(node, args[0], "conversion");
         if (name === "range") {
           const tensorBound = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
