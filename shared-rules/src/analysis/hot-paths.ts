@@ -395,13 +395,7 @@ export class HotPaths {
     const body = childByField(loop, "body");
     const last = body?.children[body.children.length - 1];
     if (!body || !last || !(last.type === "return_statement" || last.type === "break_statement" || this.endsRun(last))) return false;
-    const stack = [body];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === "continue_statement") return false;
-      for (const child of node.children) if (!LOOP_TYPES.has(child.type) && child.type !== "function_definition" && child.type !== "class_definition") stack.push(child);
-    }
-    return true;
+    return !this.someDirectNode(loop, (node) => node.type === "continue_statement", true);
   }
 
   /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
@@ -610,26 +604,20 @@ export class HotPaths {
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
   private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
     const body = childByField(loop, "body");
-    if (!body) return false;
-    const stack = [body];
+    return !!body && this.someNode(body, predicate, directOnly);
+  }
+
+  /** Searches `root`, skipping nested functions and classes, and nested `for`/`while` loops too when `skipLoops`. */
+  private someNode(root: SyntaxNode, predicate: (node: SyntaxNode) => boolean, skipLoops = false): boolean {
+    const stack = [root];
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (predicate(node)) return true;
       for (const child of node.children) {
         if (child.type === "function_definition" || child.type === "class_definition") continue;
-        if (directOnly && (child.type === "for_statement" || child.type === "while_statement")) continue;
+        if (skipLoops && (child.type === "for_statement" || child.type === "while_statement")) continue;
         stack.push(child);
       }
-    }
-    return false;
-  }
-
-  private someNode(root: SyntaxNode, predicate: (node: SyntaxNode) => boolean): boolean {
-    const stack = [root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (predicate(node)) return true;
-      for (const child of node.children) if (child.type !== "function_definition" && child.type !== "class_definition") stack.push(child);
     }
     return false;
   }
@@ -686,14 +674,14 @@ export class HotPaths {
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
-        return !!argument && (isModulo(argument, this.env.text) || this.isComplementOfPeriodic(argument));
+        return isModuloTest(node, this.env.text) || (!!argument && this.isComplementOfPeriodic(argument));
       }
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (isInitialisationTest(node, this.env.text)) return true;
         if (node.tokens[0] === "==") {
-          if (isModulo(left, this.env.text) || isModulo(right, this.env.text)) return true;
+          if (isModuloTest(node, this.env.text)) return true;
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
@@ -705,8 +693,7 @@ export class HotPaths {
       case "identifier": {
         if (PERIODIC_FLAG_NAME.test(this.text(node))) return true;
         // `report = step % 50 == 0` ... `if report:`
-        const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-        return binding?.kind === "assign" && !!binding.value && binding.unpackPath.length === 0 && binding.value !== raw && this.isPeriodicValue(binding.value);
+        return this.assignedTest(node, raw, (value) => this.isPeriodic(value));
       }
       case "attribute":
         return PERIODIC_FLAG_NAME.test(lastName(this.text(node)));
@@ -726,12 +713,13 @@ export class HotPaths {
 
   private periodicDepth = 0;
 
-  /** A periodic test assigned to a variable (bounded, so `a = b; b = a` cannot loop). */
-  private isPeriodicValue(value: SyntaxNode): boolean {
-    if (this.periodicDepth > 4) return false;
+  /** The test last assigned to the name `node`, judged by `judge` (bounded, so `a = b; b = a` cannot loop). */
+  private assignedTest(node: SyntaxNode, raw: SyntaxNode, judge: (value: SyntaxNode) => boolean): boolean {
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0 || binding.value === raw || this.periodicDepth > 4) return false;
     this.periodicDepth++;
     try {
-      return this.isPeriodic(value);
+      return judge(binding.value);
     } finally {
       this.periodicDepth--;
     }
@@ -764,17 +752,9 @@ export class HotPaths {
         if (node.tokens[0] === "or") return this.isComplementOfPeriodic(left) || this.isComplementOfPeriodic(right);
         return this.isComplementOfPeriodic(left) && this.isComplementOfPeriodic(right);
       }
-      case "identifier": {
+      case "identifier":
         // `skip = step % n != 0` ... `if skip: return`
-        const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-        if (binding?.kind !== "assign" || !binding.value || binding.unpackPath.length > 0 || binding.value === raw || this.periodicDepth > 4) return false;
-        this.periodicDepth++;
-        try {
-          return this.isComplementOfPeriodic(binding.value);
-        } finally {
-          this.periodicDepth--;
-        }
-      }
+        return this.assignedTest(node, raw, (value) => this.isComplementOfPeriodic(value));
       default:
         return false;
     }
@@ -796,17 +776,13 @@ export class HotPaths {
     const branch = childByField(statement, "consequence");
     if (!branch) return false;
     const name = this.text(counter);
-    const stack = [branch];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === "augmented_assignment" && node.tokens[0] === "+=") {
-        const left = childByField(node, "left");
-        const right = childByField(node, "right");
-        if (left && right && this.text(left) === name && unparenthesized(right).type === "integer") return true;
-      }
-      for (const child of node.children) if (!LOOP_TYPES.has(child.type) && child.type !== "function_definition") stack.push(child);
-    }
-    return false;
+    // Once per run of the branch: not inside a loop of its own, which may run no times.
+    return this.someNode(branch, (node) => {
+      if (node.type !== "augmented_assignment" || node.tokens[0] !== "+=") return false;
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      return !!left && !!right && this.text(left) === name && unparenthesized(right).type === "integer";
+    }, true);
   }
 
   /** Seconds since a time the code keeps: `time.time() - last_log`, `now - self.start`, `elapsed`. */

@@ -108,7 +108,8 @@ const SCALAR_BUILTINS = new Set([
   "hash", "ord", "chr", "type", "print", "input", "open",
 ]);
 const CONTAINER_BUILTINS = new Set(["list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "range", "map", "filter"]);
-const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
+/** Calls that iterate over their first argument's own elements (`tqdm(loader)`, `iter(loader)`, `islice(loader, n)`). */
+export const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
 
 function evidence(kind: EvidenceKind, reason: string): Evidence {
   return { kind, reason };

@@ -1,11 +1,11 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { calleeName, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
+import { MethodCall, calleeName, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
-import { isTensorKind } from "../analysis/tensor-evidence";
+import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
 import { lastName } from "../analysis/names";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
@@ -70,20 +70,20 @@ export const blockingHostToDevice: Rule = {
       return false;
     }
 
-    function reportCopy(node: SyntaxNode, range: { start: number; end: number }, receiver: SyntaxNode): void {
+    function reportCopy(node: SyntaxNode, { range, receiver, method }: MethodCall): void {
+      const kind = context.analysis.tensorEvidence(receiver).kind;
       // `non_blocking=True` is offered only for batches a loader yields (host memory the loop owns).
       const fixes = safeFixes(() => {
-        if (context.analysis.tensorEvidence(receiver).kind !== "batch") return undefined;
+        if (kind !== "batch") return undefined;
         // The copy is queued, not done, when `.to()` returns: the host batch must not change afterwards.
         if (mayChangeHostBatch(receiver, node, context)) return undefined;
         const edit = addKeywordArgument(node, "non_blocking=True");
         if (!edit) return undefined;
         // A custom `collate_fn` can make batches of its own class, whose `.to()` need not take `non_blocking`.
         if (collatedByDefault(receiver, context)) return { title: "Add `non_blocking=True` to the copy of the batch", safe: true, edits: [edit] };
-        return { title: `Add \`non_blocking=True\` to the copy of the batch (if \`${shortText(receiver, context, 30)}\` is a tensor: a batch class's own \`.${context.text(childByField(childByField(node, "function")!, "attribute")!)}()\` may not take it)`, safe: false, edits: [edit] };
+        return { title: `Add \`non_blocking=True\` to the copy of the batch (if \`${shortText(receiver, context, 30)}\` is a tensor: a batch class's own \`.${method}()\` may not take it)`, safe: false, edits: [edit] };
       });
       // Known host data (a batch, a CPU or NumPy value) is said plainly; a tensor of unknown device only inside a loop, so hedged.
-      const kind = context.analysis.tensorEvidence(receiver).kind;
       const assumption = kind === "unknown" || kind === "tensor" ? ` (if \`${shortText(receiver, context, 30)}\` is in host memory)` : "";
       context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50), assumption }, fixes });
     }
@@ -98,7 +98,7 @@ export const blockingHostToDevice: Rule = {
             if (!target || evidence.deviceOf(target) !== "gpu") return;
           } else if (positional(node).length > 1) return;
           if (!isHostData(node, call.receiver)) return;
-          return reportCopy(node, call.range, call.receiver);
+          return reportCopy(node, call);
         }
         if (call && call.method === "new_tensor") {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
@@ -151,11 +151,12 @@ function isDefaultCollatingLoader(iterable: SyntaxNode, context: RuleContext): b
   let node = unparenthesized(iterable);
   for (let hops = 0; hops < 6; hops++) {
     if (node.type === "call") {
-      const last = lastName(calleeName(node, context) ?? "");
+      const name = calleeName(node, context) ?? "";
+      const last = lastName(name);
       if (last === "DataLoader") return !keyword(node, "collate_fn", context) && !node.children.some((c) => c.type === "argument_list" && c.children.some((a) => a.type === "dictionary_splat"));
       // `enumerate(loader)`, `tqdm(loader)`, `iter(loader)`: the loader's own batches.
       const [first] = positional(node);
-      if (!first || !LOADER_WRAPPERS.test(last)) return false;
+      if (!first || (name !== "enumerate" && !ITERATION_WRAPPERS.test(name))) return false;
       node = unparenthesized(first);
       continue;
     }
@@ -166,8 +167,6 @@ function isDefaultCollatingLoader(iterable: SyntaxNode, context: RuleContext): b
   }
   return false;
 }
-
-const LOADER_WRAPPERS = /^(enumerate|iter|tqdm|trange|islice|cycle|track|progress_bar)$/;
 
 /**
  * `w = torch.tensor(<constant>, device=d)` directly in a loop body, moved before the loop. Provably the same

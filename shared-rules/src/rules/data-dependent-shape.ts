@@ -5,6 +5,7 @@ import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLitera
 import type { RuleContext } from "../rule";
 import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
 import type { Fix, TextEdit } from "../rule";
+import type { Evidence } from "../analysis/tensor-evidence";
 import { ensureTorchImport } from "../fixes/imports";
 import { BOOLEAN_OPERATION, declaredShared, identifierUses, isNumberLiteral } from "../fixes/facts";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
@@ -82,6 +83,8 @@ export const dataDependentShape: Rule = {
   },
   create(context) {
     const evidenceOf = (node: SyntaxNode) => context.analysis.tensorEvidence(node);
+    /** The value being indexed may be a tensor: known to be one, or unknown in a file that imports torch. */
+    const mayIndexTensor = (owner: Evidence) => isTensorEvidence(owner, context) || (owner.kind === "unknown" && context.importsTorch);
 
     function report(node: SyntaxNode, subject: SyntaxNode | undefined, alternative: string, allowUnknown: boolean, range?: { start: number; end: number }, messageId = "shape", fixes: Fix[] = []): void {
       const evidence = subject ? evidenceOf(subject) : { kind: "tensor" as const, reason: "a torch operation" };
@@ -102,7 +105,7 @@ export const dataDependentShape: Rule = {
       const mask = indices.find((index) => isBooleanMask(index, context));
       if (!mask) return;
       const owner = evidenceOf(value);
-      if (!(isTensorEvidence(owner, context) || (owner.kind === "unknown" && context.importsTorch))) return;
+      if (!mayIndexTensor(owner)) return;
       context.report({ node, messageId: "maskInTuple", data: { expression: shortText(node, context, 50), assumption: gpuAssumption(value, owner, context) }, evidence: owner });
     }
 
@@ -164,7 +167,7 @@ export const dataDependentShape: Rule = {
         const mask = indices[0];
         if (!isBooleanMask(mask, context)) return;
         const owner = evidenceOf(value);
-        if (!(isTensorEvidence(owner, context) || (owner.kind === "unknown" && context.importsTorch))) return;
+        if (!mayIndexTensor(owner)) return;
         const assignment = node.parent?.type === "assignment" && node.field === "left" ? node.parent : undefined;
         const maskText = shortText(mask, context, 20);
         const valueText = shortText(value, context, 20);
