@@ -285,7 +285,14 @@ function addTo(map: Map<string, Set<SyntaxNode>>, name: string, statement: Synta
 }
 
 function sameOptions(a: LintOptions, b: LintOptions): boolean {
-  return a.config === b.config && a.filePath === b.filePath && a.reportUnusedSuppressions === b.reportUnusedSuppressions && a.rules === b.rules;
+  return (
+    a.config === b.config &&
+    a.filePath === b.filePath &&
+    a.reportUnusedSuppressions === b.reportUnusedSuppressions &&
+    a.rules === b.rules &&
+    a.hotEntries === b.hotEntries &&
+    a.linkModules === b.linkModules
+  );
 }
 
 function someMissing(from: Set<string>, other: Set<string>): boolean {

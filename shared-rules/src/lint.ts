@@ -5,6 +5,7 @@
 import { SyntaxNode, SyntaxTree, parseSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
+import { HotEntries, ModuleLinks, NO_LINKS, moduleLinks } from "./analysis/cross-file";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
@@ -54,6 +55,8 @@ export interface LintResult {
   /** Parse errors, rules that threw, unused suppressions (when asked for). */
   problems: Problem[];
   source: SourceText;
+  /** With `linkModules`: the calls its hot paths make into the project (none from a test file). */
+  links?: ModuleLinks;
 }
 
 export interface LintOptions {
@@ -68,6 +71,10 @@ export interface LintOptions {
   statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
   /** The top-level statements that bind a name at module level (a superset will do), from the same index. */
   statementsBinding?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
+  /** This file's functions that other files of the project call from hot paths (`project.ts`). */
+  hotEntries?: HotEntries;
+  /** Also list the calls the file's hot paths make into the project (`LintResult.links`). */
+  linkModules?: boolean;
 }
 
 export function lintSource(text: string, options: LintOptions = {}): LintResult {
@@ -130,10 +137,10 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   if (suppressions.disableFile) {
     reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
     statements.clear();
-    return { result: { findings: [], problems, source }, statements, walked: [], ruleFailed: false };
+    return { result: { findings: [], problems, source, ...(options.linkModules ? { links: NO_LINKS } : {}) }, statements, walked: [], ruleFailed: false };
   }
 
-  const analysis = new FileAnalysis(syntax, source, { extraStepFunctions: config.extraStepFunctions, statementsMentioning: options.statementsMentioning, statementsBinding: options.statementsBinding });
+  const analysis = analyse(syntax, source, config, options);
   const ignoredForFile = options.filePath ? ignoredRulesFor(options.filePath, config) : new Set<string>();
   const compiledSeverity = config.severities.get(syncInCompiledRegion.meta.name);
   // sync-in-compiled-region has no detector of its own: when it is selected, the sync rules run too, and
@@ -141,7 +148,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   const enabled = (options.rules ?? allRules).filter((rule) => options.rules || config.severities.has(rule.meta.name) || (compiledSeverity && rule.meta.hotPathOnly));
   const strict = config.preset === "strict";
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
-  const testFile = !!options.filePath && TEST_FILE.test(options.filePath.split(/[\\/]/).join("/"));
+  const testFile = isTestFile(options.filePath);
   // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
   const visitorsByType = new Map<string, { pythonOnly?: PythonOnlyCheck; rules: Array<{ rule: Rule; visit: (node: SyntaxNode) => void }> }>();
   for (const [type, check] of Object.entries(PYTHON_ONLY_CHECKS)) visitorsByType.set(type, { pythonOnly: check, rules: [] });
@@ -287,7 +294,36 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
 
   findings.sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule));
   problems.sort((a, b) => a.start - b.start);
-  return { result: { findings, problems, source }, statements, walked, analysis, ruleFailed: failedRules.size > 0 };
+  const links = options.linkModules ? linksOf(analysis, options.filePath) : undefined;
+  return { result: { findings, problems, source, ...(links ? { links } : {}) }, statements, walked, analysis, ruleFailed: failedRules.size > 0 };
+}
+
+/**
+ * What `lintSyntaxTree(..., { linkModules: true }).links` is, without running the rules: the calls the file's
+ * hot paths make into the project (for the server's workspace index, which needs only these).
+ */
+export function projectLinks(text: string, syntax: SyntaxTree, options: LintOptions = {}): ModuleLinks {
+  const source = options.source?.text === text ? options.source : new SourceText(text);
+  if (parseSuppressions(syntax.comments, source).disableFile) return NO_LINKS;
+  return linksOf(analyse(syntax, source, options.config ?? resolveConfig({}, process.cwd()), options), options.filePath);
+}
+
+function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig, options: LintOptions): FileAnalysis {
+  return new FileAnalysis(syntax, source, {
+    extraStepFunctions: config.extraStepFunctions,
+    statementsMentioning: options.statementsMentioning,
+    statementsBinding: options.statementsBinding,
+    hotEntries: options.hotEntries,
+  });
+}
+
+/** A test calls what it tests once per test, not once per step: its calls make nothing hot. */
+function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
+  return isTestFile(filePath) ? NO_LINKS : moduleLinks(analysis);
+}
+
+function isTestFile(filePath: string | undefined): boolean {
+  return !!filePath && TEST_FILE.test(filePath.split(/[\\/]/).join("/"));
 }
 
 /**

@@ -703,6 +703,29 @@ export function forEachNode(root: SyntaxNode, visit: (node: SyntaxNode) => void)
   }
 }
 
+/** The innermost node whose range holds `offset` (a node ending at `offset` does not). */
+export function nodeAt(root: SyntaxNode, offset: number): SyntaxNode {
+  let node = root;
+  for (;;) {
+    const children = node.children;
+    let low = 0;
+    let high = children.length - 1;
+    let inside: SyntaxNode | undefined;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const child = children[middle];
+      if (offset < child.start) high = middle - 1;
+      else if (offset >= child.end) low = middle + 1;
+      else {
+        inside = child;
+        break;
+      }
+    }
+    if (!inside) return node;
+    node = inside;
+  }
+}
+
 /** Strips redundant parentheses: `((x))` is `x`. */
 export function unparenthesized(node: SyntaxNode): SyntaxNode {
   let current = node;

@@ -245,6 +245,66 @@ describe("synclint command line", () => {
     assert.deepStrictEqual(ignored[0].messages, []);
   });
 
+  it("lints the files it is given as one project: a helper another file calls from its step loop is hot (with --cache and --diff too)", () => {
+    const engine = [
+      "import torch",
+      "from util.misc import all_reduce_mean, sum_losses",
+      "",
+      "",
+      "def train(model, loader, optimizer, device):",
+      "    for batch in loader:",
+      "        batch = batch.to(device, non_blocking=True)",
+      "        loss = model(batch).mean()",
+      "        loss.backward()",
+      "        optimizer.step()",
+      "        all_reduce_mean(loss)",
+      "        sum_losses([loss, loss])",
+      "",
+    ].join("\n");
+    const misc = [
+      "import torch",
+      "",
+      "",
+      "def all_reduce_mean(x):",
+      "    return x.item()",
+      "",
+      "",
+      "def sum_losses(losses):",
+      "    total = 0.0",
+      "    for loss in losses:",
+      "        total += loss.item()",
+      "    return total",
+      "",
+    ].join("\n");
+    const fillers = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`other/clean_${i}.py`, CLEAN]));
+    const dir = workspace({ "engine.py": engine, "util/__init__.py": "", "util/misc.py": misc, ...fillers });
+    const helperFindings = (results: JsonResult[]) => results.find((r) => r.filePath.endsWith(path.join("util", "misc.py")))?.messages ?? [];
+    const project = json(synclint(["--format", "json", "-j", "1", "."], { cwd: dir }));
+    assert.deepStrictEqual(helperFindings(project).map((m) => [m.ruleId, m.line]), [["item-in-hot-path", 5], ["item-in-hot-path", 11]]);
+    assert.match(helperFindings(project)[0].message, /in `all_reduce_mean\(\)`, which `\.\.\/engine\.py` calls at line 11 in the step loop of `train\(\)` \(line 6\)/);
+    // The same from worker threads (33 files), which lint the later rounds too.
+    assert.deepStrictEqual(json(synclint(["--format", "json", "-j", "2", "."], { cwd: dir })), project);
+    // Alone, the helper has no hot path.
+    assert.deepStrictEqual(helperFindings(json(synclint(["--format", "json", "util/misc.py"], { cwd: dir }))), []);
+
+    const cacheDir = path.join(dir, "cache");
+    const cached = (args: string[] = []) => synclint(["--format", "json", "--cache-location", cacheDir, ...args, "engine.py", "util"], { cwd: dir });
+    const cold = cached();
+    assert.deepStrictEqual(helperFindings(json(cold)).length, 2);
+    assert.strictEqual(cached().stdout, cold.stdout);
+    // The caller changes, the helper does not: the helper's findings follow the caller.
+    fs.writeFileSync(path.join(dir, "engine.py"), engine.replace("        all_reduce_mean(loss)\n", ""));
+    assert.deepStrictEqual(helperFindings(json(cached())).map((m) => m.line), [11]);
+    fs.writeFileSync(path.join(dir, "engine.py"), engine);
+    assert.strictEqual(cached().stdout, cold.stdout);
+
+    // Fixes are made with what the project says of the helper.
+    const diff = synclint(["--diff", "--unsafe-fixes", "."], { cwd: dir });
+    assert.strictEqual(diff.status, 1, diff.stderr);
+    assert.match(diff.stdout, /\+\+\+ b\/util\/misc\.py[\s\S]*\+        total \+= loss\.detach\(\)\.double\(\)/);
+    assert.doesNotMatch(synclint(["--diff", "--unsafe-fixes", "util/misc.py"], { cwd: dir }).stdout, /misc\.py/);
+  });
+
   it("explains a rule from its metadata", () => {
     const run = synclint(["--explain", "SYN105"]);
     assert.strictEqual(run.status, 0);

@@ -166,6 +166,38 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [13, 16, 18]);
   });
 
+  it("a number computed from the step counter, a per-step hook's number argument and a progress bar's counter count steps (`if ni < 3:`)", () => {
+    const code = py`
+      import torch
+      def train(model, train_loader, optimizer, device, TQDM, epoch):
+          nb = len(train_loader)
+          pbar = enumerate(train_loader)
+          pbar = TQDM(pbar, total=nb)
+          for i, (imgs, targets) in pbar:
+              ni = i + nb * epoch
+              imgs = imgs.to(device, non_blocking=True)
+              loss = model(imgs).mean()
+              loss.backward()
+              optimizer.step()
+              if ni < 3:
+                  print(loss.item())
+              if i < 3:
+                  print(loss.item())
+              if nb < 3:
+                  print(loss.item())
+              print(loss.item())
+      class Loggers:
+          def on_train_batch_end(self, model, ni, imgs, targets):
+              if ni < 3:
+                  print(imgs.sum().item())
+              print(imgs.sum().item())
+          def log_images(self, images, count):
+              if count < 3:
+                  print(images.sum().item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [17, 18, 23]);
+  });
+
   it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
     const code = py`
       import torch

@@ -7,6 +7,7 @@ import { SourceText } from "../source-text";
 import { collectScopes, Scopes } from "./scopes";
 import { ClassInfo, Evidence, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import { HotPaths, SiteContext } from "./hot-paths";
+import type { HotEntries } from "./cross-file";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
@@ -14,6 +15,8 @@ export interface AnalysisOptions {
   statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
   /** The top-level statements that bind a name in the module scope (or more), if known. */
   statementsBinding?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
+  /** This file's functions that other files call from hot paths. */
+  hotEntries?: HotEntries;
 }
 
 export class FileAnalysis {
@@ -48,6 +51,7 @@ export class FileAnalysis {
       lineOf: (offset) => source.position(offset).line,
       extraStepFunctions: this.extraStepFunctions,
       statementsMentioning: options.statementsMentioning,
+      hotEntries: options.hotEntries,
     });
   }
 
@@ -68,13 +72,14 @@ export class FileAnalysis {
   /**
    * May a value without positive GPU evidence at `node` be assumed to live on a GPU? In a file that never
    * mentions a device, a loop over batches that are never moved runs on the CPU; but `nn.Module` methods,
-   * compiled code and `*_step` methods run wherever the caller put the model, so they still count.
+   * compiled code and `*_step` methods run wherever the caller put the model, so they still count; so does a
+   * function that another file's GPU code calls from a hot path, even in a module that never imports torch.
    */
   assumesGpu(node: SyntaxNode): boolean {
-    if (!this.importsTorch) return false;
+    if (!this.importsTorch) return this.contextOf(node).gpuCaller === true;
     if (this.mentionsDevice) return true;
     const site = this.contextOf(node);
-    if (site.compiled) return true;
+    if (site.compiled || site.gpuCaller) return true;
     for (let current = node.parent; current; current = current.parent) {
       if (current.type === "function_definition") {
         const name = childByField(current, "name");

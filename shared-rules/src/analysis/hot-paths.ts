@@ -9,6 +9,7 @@ import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { resolveBinding, scopeOf, Scopes } from "./scopes";
+import { HotEntries, HotEntry, importableName } from "./cross-file";
 
 export type LoopKind = "step" | "epoch" | "other";
 
@@ -30,6 +31,8 @@ export interface SiteContext {
    * state dict, a list of metrics): the engine reports it only on positive GPU evidence.
    */
   plainLoop?: boolean;
+  /** Hot because another file calls it from a site whose values may be assumed to live on a GPU. */
+  gpuCaller?: boolean;
 }
 
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
@@ -54,6 +57,8 @@ export interface HotPathEnvironment {
   extraStepFunctions: ReadonlySet<string>;
   /** The top-level statements that mention a name (where its call sites can be), if known. */
   statementsMentioning?: (name: string) => ReadonlySet<SyntaxNode> | undefined;
+  /** This file's functions that other files call from hot paths. */
+  hotEntries?: HotEntries;
 }
 
 export class HotPaths {
@@ -228,10 +233,30 @@ export class HotPaths {
           compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
           // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
           plainLoop: caller.plainLoop,
+          gpuCaller: caller.gpuCaller,
         };
       }
     }
-    return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file calls it");
+    const entry = this.crossFileEntry(fn);
+    // A function with a step loop of its own runs once per call of its caller's loop, which is an epoch loop.
+    if (entry && !this.hasStepLoop(fn)) {
+      return {
+        hot: true,
+        where: `in ${label}, ${entry.where}`,
+        frequency: entry.frequency,
+        reason: `${label} is called from a hot path in another file: ${entry.reason}`,
+        compiled: entry.compiled,
+        gpuCaller: entry.gpu,
+      };
+    }
+    return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
+  }
+
+  /** How another file calls `fn` from a hot path, if one does. */
+  private crossFileEntry(fn: SyntaxNode): HotEntry | undefined {
+    const entries = this.env.hotEntries;
+    const name = entries && importableName(fn, this.env.text);
+    return name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
   }
 
   /**
@@ -812,6 +837,16 @@ export class HotPaths {
     const name = lastName(this.text(node));
     if (STEP_COUNT_NAME.test(name)) return true;
     if (node.type !== "identifier") return false;
+    const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
+    // A per-step hook's number argument (`def on_train_batch_end(self, model, ni, ...)`: `if ni < 3:`).
+    if (binding?.kind === "parameter") {
+      const fn = enclosingFunctionOf(node);
+      const fnName = fn && childByField(fn, "name");
+      return !!fnName && (/(^|_)step$/.test(this.text(fnName)) || STEP_HOOK.test(this.text(fnName)));
+    }
+    // A number computed from the step counter: `ni = i + nb * epoch`, then `if ni < 3:`.
+    const computed = (value: SyntaxNode) => unparenthesized(value).type === "binary_operator" && this.someNode(value, (part) => part.type === "identifier" && this.countsSteps(part, test));
+    if (binding?.kind === "assign" && this.assignedTest(node, raw, computed)) return true;
     let loop = test.parent;
     while (loop && !LOOP_TYPES.has(loop.type) && loop.type !== "function_definition") loop = loop.parent;
     if (loop?.type !== "for_statement" || this.loopKind(loop) !== "step") return false;
@@ -821,7 +856,10 @@ export class HotPaths {
     // `for step in range(n)`, or the first name of `for step, batch in enumerate(loader)`.
     const counter = target.type === "identifier" ? target : target.children[0];
     const path = target.type === "identifier" ? [] : [0];
-    return counter?.type === "identifier" && this.text(counter) === name && this.env.evidence.elementOf(iterable, path).kind === "scalar";
+    if (counter?.type !== "identifier" || this.text(counter) !== name) return false;
+    // Through a progress bar of its own (`pbar = TQDM(enumerate(loader))`) the count is unknown; its name tells.
+    const kind = this.env.evidence.elementOf(iterable, path).kind;
+    return kind === "scalar" || (kind === "unknown" && path.length > 0 && COUNTER_NAME.test(name));
   }
 
   /**

@@ -847,7 +847,8 @@ function isFirstParameter(binding: Binding): boolean {
   return !!parameters && parameters.children[0] === binding.node;
 }
 
-function importedName(binding: Binding, text: string): string | undefined {
+/** The dotted name an import binds: `util.misc` for `import util.misc as misc`, `.misc.f` for `from .misc import f`. */
+export function importedName(binding: Binding, text: string): string | undefined {
   const imported = binding.value;
   if (!imported) return undefined;
   const statement = binding.node;
@@ -856,7 +857,10 @@ function importedName(binding: Binding, text: string): string | undefined {
   const path = text.slice(dotted.start, dotted.end);
   if (statement.type === "import_from_statement") {
     const moduleName = childByField(statement, "module_name");
-    return moduleName ? `${text.slice(moduleName.start, moduleName.end)}.${path}` : path;
+    if (!moduleName) return path;
+    const module = text.slice(moduleName.start, moduleName.end);
+    // `from . import misc` names `.misc`, `from .. import misc` `..misc`.
+    return module.endsWith(".") ? `${module}${path}` : `${module}.${path}`;
   }
   // `import torch.nn` binds `torch`; `import torch.nn.functional as F` binds the whole path.
   return imported.type === "aliased_import" ? path : path.split(".")[0];

@@ -9,11 +9,19 @@ import * as path from "path";
 import type { ResolvedConfig } from "../config";
 import type { FileResult, LintFileOptions, Message } from "./lint-file";
 import { VERSION } from "./version";
+import type { HotEntries, ModuleLinks } from "../analysis/cross-file";
 
 interface Entry {
   key: string;
   messages: Message[];
+  links?: ModuleLinks;
 }
+
+/**
+ * A file linted with hot entries (called from other files' hot paths) is kept beside its lint without them:
+ * the next run lints every file without entries first.
+ */
+const SEEDED = "\u0000with-entries";
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
@@ -31,7 +39,7 @@ export class ResultCache {
   }
 
   /** The cache key of a file: its bytes, the configuration that applies to it, the lint options. */
-  static key(bytes: Buffer, config: ResolvedConfig, options: LintFileOptions): string {
+  static key(bytes: Buffer, config: ResolvedConfig, options: LintFileOptions, entries?: HotEntries): string {
     const settings = JSON.stringify({
       severities: [...config.severities],
       preset: config.preset,
@@ -39,17 +47,18 @@ export class ResultCache {
       perFileIgnores: config.perFileIgnores,
       root: config.root,
       options,
+      entries: entries ?? null,
     });
     return crypto.createHash("sha256").update(VERSION).update("\0").update(settings).update("\0").update(bytes).digest("hex");
   }
 
-  get(filePath: string, key: string): FileResult | undefined {
-    const entry = this.entries[filePath];
-    return entry && entry.key === key ? { filePath, messages: entry.messages } : undefined;
+  get(filePath: string, key: string, seeded = false): FileResult | undefined {
+    const entry = this.entries[seeded ? filePath + SEEDED : filePath];
+    return entry && entry.key === key ? { filePath, messages: entry.messages, ...(entry.links ? { links: entry.links } : {}) } : undefined;
   }
 
-  set(result: FileResult, key: string): void {
-    this.entries[result.filePath] = { key, messages: result.messages };
+  set(result: FileResult, key: string, seeded = false): void {
+    this.entries[seeded ? result.filePath + SEEDED : result.filePath] = { key, messages: result.messages, ...(result.links ? { links: result.links } : {}) };
     this.dirty = true;
   }
 

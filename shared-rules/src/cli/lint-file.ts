@@ -1,8 +1,10 @@
 /** Linting one file from disk into a serialisable result (what workers send back). */
 import { ConfigError, ConfigResolver, isExcluded } from "../config";
-import { lintSource, Finding, Problem } from "../lint";
+import { lintSource, projectLinks, Finding, Problem } from "../lint";
+import { parseSyntaxTree } from "../syntax";
 import { readSourceFile } from "../read-source";
 import type { Fix, Severity, TextEdit } from "../rule";
+import type { HotEntries, ModuleLinks } from "../analysis/cross-file";
 
 /** ESLint's fix shape: one replacement of `text[range[0], range[1])`. */
 export interface EslintFix {
@@ -36,28 +38,35 @@ export interface FileResult {
   filePath: string;
   messages: Message[];
   source?: string;
+  /** The file's hot calls into the project, for the next round of `lintProject` (not part of any output). */
+  links?: ModuleLinks;
 }
 
 export interface LintFileOptions {
   reportUnusedSuppressions?: boolean;
+  /** Only the file's links (`projectLinks`), no messages: the server's workspace index needs no more. */
+  linksOnly?: boolean;
 }
 
-export function lintFileText(filePath: string, text: string, resolver: ConfigResolver, options: LintFileOptions): FileResult {
+/** `entries`: the file's functions that other files call from hot paths; `links`: also list its own such calls. */
+export function lintFileText(filePath: string, text: string, resolver: ConfigResolver, options: LintFileOptions, entries?: HotEntries, links = false): FileResult {
   const config = resolver.forFile(filePath);
-  const result = lintSource(text, { filePath, config, reportUnusedSuppressions: options.reportUnusedSuppressions });
+  const result = lintSource(text, { filePath, config, reportUnusedSuppressions: options.reportUnusedSuppressions, hotEntries: entries, linkModules: links });
   const messages: Message[] = [...result.findings.map((finding) => fromFinding(finding, text)), ...result.problems.map(fromProblem)];
   messages.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { filePath, messages };
+  return { filePath, messages, ...(result.links ? { links: result.links } : {}) };
 }
 
-export function lintFile(filePath: string, resolver: ConfigResolver, options: LintFileOptions): FileResult | undefined {
+/** A file of a project (`lintProject`): linted with its hot entries, listing its own hot calls into the project. */
+export function lintFile(filePath: string, resolver: ConfigResolver, options: LintFileOptions, entries?: HotEntries): FileResult | undefined {
   if (isExcluded(filePath, resolver.forFile(filePath))) return undefined;
   const source = readSourceFile(filePath);
   if (!source.ok) {
     return { filePath, messages: [{ ruleId: null, severity: "error", fatal: true, message: source.reason, line: source.line ?? 1, column: source.column ?? 1, endLine: source.line ?? 1, endColumn: source.column ?? 1 }] };
   }
   try {
-    return lintFileText(filePath, source.text, resolver, options);
+    if (options.linksOnly) return { filePath, messages: [], links: projectLinks(source.text, parseSyntaxTree(source.text), { filePath, config: resolver.forFile(filePath), hotEntries: entries }) };
+    return lintFileText(filePath, source.text, resolver, options, entries, true);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     // The engine isolates rule failures; anything else is a bug, reported on the file instead of crashing the run.

@@ -7,7 +7,8 @@ import { rules, findRule } from "../rules";
 import { ruleDocumentation } from "../docs";
 import { collectPythonFiles } from "./files";
 import { lintFileText, FileResult } from "./lint-file";
-import { lintFiles } from "./run-parallel";
+import { lintFiles, projectHotEntries } from "./run-parallel";
+import type { WorkerSetup } from "./worker";
 import { ResultCache } from "./cache";
 import { formatJson } from "./formatters/json";
 import { formatStylish } from "./formatters/stylish";
@@ -181,7 +182,7 @@ async function run(argv: string[], streams: Streams): Promise<number> {
   const fixing = !!(values.fix || values["unsafe-fixes"] || values.diff);
   if (values["add-noqa"] && fixing) throw new UsageError("--add-noqa cannot be combined with --fix, --unsafe-fixes or --diff");
   if (fixing || values["add-noqa"]) {
-    return runFixes({ diff: !!values.diff, unsafe: !!values["unsafe-fixes"], addNoqa: !!values["add-noqa"], stdinFilename: values["stdin-filename"], positionals, resolver, setup, format, quiet: !!values.quiet, maxWarnings }, streams);
+    return runFixes({ diff: !!values.diff, unsafe: !!values["unsafe-fixes"], addNoqa: !!values["add-noqa"], stdinFilename: values["stdin-filename"], positionals, resolver, setup, jobs, format, quiet: !!values.quiet, maxWarnings }, streams);
   }
 
   let results: FileResult[];
@@ -226,7 +227,8 @@ interface FixRun {
   stdinFilename?: string;
   positionals: string[];
   resolver: ConfigResolver;
-  setup: { options: { reportUnusedSuppressions: boolean } };
+  setup: WorkerSetup;
+  jobs?: number;
   format: string;
   quiet: boolean;
   maxWarnings?: number;
@@ -258,6 +260,8 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
   for (const name of missing) streams.stderr(`synclint: ${name}: no such file or directory\n`);
   if (missing.length > 0 && files.length === 0) return 2;
   const included = files.filter((file) => !isExcluded(file, run.resolver.forFile(file)));
+  // Fixed with what the project says of them, as `synclint` reports them: a function another file calls from a hot path is hot.
+  const hotEntries = await projectHotEntries(included, { setup: run.setup, jobs: run.jobs });
   const results: FileResult[] = [];
   let changedFiles = 0;
   let appliedFixes = 0;
@@ -273,7 +277,7 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
     const relative = path.relative(process.cwd(), file);
     const display = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : file;
     if (run.addNoqa) {
-      const noqa = addNoqaToText(source.text, file, config);
+      const noqa = addNoqaToText(source.text, file, config, hotEntries.get(file));
       if (noqa.added > 0 && source.writable) {
         writeFileText(file, source, noqa.text);
         appliedFixes += noqa.added;
@@ -281,7 +285,7 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
       }
       continue;
     }
-    const fixed = fixText(source.text, file, config, run.unsafe);
+    const fixed = fixText(source.text, file, config, run.unsafe, hotEntries.get(file));
     appliedFixes += fixed.applied.length;
     rejectedFixes += fixed.rejected.length;
     if (run.diff) {
@@ -301,7 +305,7 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
         changedFiles++;
       }
     }
-    results.push(lintFileText(file, fixed.changed && source.writable ? fixed.text : source.text, run.resolver, run.setup.options));
+    results.push(lintFileText(file, fixed.changed && source.writable ? fixed.text : source.text, run.resolver, run.setup.options, hotEntries.get(file)));
   }
   if (run.addNoqa) {
     streams.stderr(`synclint: added ${appliedFixes} suppression comment${appliedFixes === 1 ? "" : "s"} in ${changedFiles} file${changedFiles === 1 ? "" : "s"}\n`);

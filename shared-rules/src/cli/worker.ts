@@ -4,6 +4,7 @@ import { initParser } from "../parser";
 import { ConfigResolver } from "../config";
 import { lintFile, FileResult, LintFileOptions } from "./lint-file";
 import type { CommandLineOverrides } from "../config";
+import type { ProjectLintRequest } from "../project";
 
 export interface WorkerSetup {
   overrides: CommandLineOverrides;
@@ -14,7 +15,7 @@ export interface WorkerSetup {
 
 export interface WorkerRequest {
   batch: number;
-  files: string[];
+  files: ProjectLintRequest[];
 }
 
 export interface WorkerReply {
@@ -29,7 +30,7 @@ async function serve(): Promise<void> {
   const resolver = new ConfigResolver(setup.overrides, setup.configFile, setup.cwd);
   parentPort!.on("message", (request: WorkerRequest) => {
     try {
-      const results = request.files.map((file) => lintFile(file, resolver, setup.options));
+      const results = request.files.map(({ file, entries }) => lintFile(file, resolver, setup.options, entries));
       parentPort!.postMessage({ batch: request.batch, results } satisfies WorkerReply);
     } catch (error) {
       parentPort!.postMessage({ batch: request.batch, results: [], error: (error as Error).message } satisfies WorkerReply);

@@ -6,6 +6,7 @@ import { parseSyntaxTree } from "../syntax";
 import { decodeSource } from "../read-source";
 import { applyEdits, applyFixes, parsesCleanly, ApplyFixesResult } from "./apply";
 import { noqaEdits } from "./noqa";
+import type { HotEntries } from "../analysis/cross-file";
 
 export interface FileText {
   text: string;
@@ -32,13 +33,14 @@ export function writeFileText(filePath: string, file: FileText, text: string): v
   fs.writeFileSync(filePath, (file.bom ? "\ufeff" : "") + text, "utf8");
 }
 
-export function fixText(text: string, filePath: string, config: ResolvedConfig, unsafe: boolean): ApplyFixesResult {
-  return applyFixes(text, { filePath, config, unsafe });
+/** `hotEntries`: the file's functions that other files call from hot paths (`project.ts`). */
+export function fixText(text: string, filePath: string, config: ResolvedConfig, unsafe: boolean, hotEntries?: HotEntries): ApplyFixesResult {
+  return applyFixes(text, { filePath, config, unsafe, hotEntries });
 }
 
 /** The text with a `# synclint: ignore[rule]` comment on every finding's line, and how many lines got one. */
-export function addNoqaToText(text: string, filePath: string, config: ResolvedConfig): { text: string; added: number } {
-  const result = lintSource(text, { filePath, config });
+export function addNoqaToText(text: string, filePath: string, config: ResolvedConfig, hotEntries?: HotEntries): { text: string; added: number } {
+  const result = lintSource(text, { filePath, config, hotEntries });
   if (result.findings.length === 0 || !parsesCleanly(text)) return { text, added: 0 };
   const root = parseSyntaxTree(text).root;
   const edits = noqaEdits(text, root, result.findings);

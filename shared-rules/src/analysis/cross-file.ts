@@ -1,0 +1,240 @@
+/**
+ * Hot paths across files. A function is hot when a hot path calls it, and the caller may live in another file:
+ * `engine.py`'s step loop calls `metric_logger.update(...)`, which `util/misc.py` defines. A file's lint lists
+ * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
+ * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
+ */
+import { SyntaxNode, childByField, nodeAt } from "../syntax";
+import type { FileAnalysis } from "./file-analysis";
+import type { CompiledRegion, SiteContext } from "./hot-paths";
+import { enclosingClassOf } from "./hot-paths";
+import { Binding, resolveBinding, scopeOf } from "./scopes";
+import { importedName } from "./tensor-evidence";
+
+/** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
+export interface HotEntry {
+  /** "which `../engine.py` calls at line 45 in the step loop of `train_one_epoch()` (line 31)" */
+  where: string;
+  frequency: string;
+  reason: string;
+  compiled?: CompiledRegion;
+  /** The caller's values may be assumed to live on a GPU. */
+  gpu: boolean;
+}
+
+/** A file's hot entries, by the name of the function in the file: `all_reduce_mean`, `MetricLogger.update`. */
+export type HotEntries = Readonly<Record<string, HotEntry>>;
+
+/** A call from a hot site of this file to something it imports from the project. */
+export interface ProjectCall {
+  /** The callee's dotted name as imported: `util.misc.MetricLogger.update`, `.box_ops.box_iou` (relative dots kept). */
+  target: string;
+  line: number;
+  where: string;
+  frequency: string;
+  reason: string;
+  compiled?: CompiledRegion;
+  gpu: boolean;
+}
+
+export interface ModuleLinks {
+  /** The first hot call of each callee, in source order. */
+  calls: ProjectCall[];
+  /** What the module imports from the project at its top level, which other modules may import from it in turn. */
+  imports: Record<string, string>;
+  /** The functions and methods other modules can call by name (`importableName`). */
+  functions: string[];
+}
+
+export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: [] };
+
+/**
+ * Top-level modules that are never part of the linted project: the standard library and the libraries PyTorch
+ * code imports most. Anything else may be, and is resolved against the linted files; this list only saves work.
+ */
+const EXTERNAL_MODULES = new Set(
+  (
+    "__future__ abc argparse array ast asyncio atexit base64 bisect builtins bz2 calendar cmath codecs collections concurrent " +
+    "configparser contextlib copy copyreg cProfile csv ctypes dataclasses datetime decimal difflib dis email enum errno fnmatch " +
+    "fractions functools gc getpass glob gzip hashlib heapq hmac html http importlib inspect io ipaddress itertools json keyword " +
+    "linecache locale logging lzma marshal math mmap multiprocessing numbers operator optparse os pathlib pdb pickle pkgutil " +
+    "platform pprint profile pstats queue random re reprlib resource sched secrets select selectors shelve shlex shutil signal " +
+    "site socket sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap threading time " +
+    "timeit tokenize tomllib traceback tracemalloc types typing unicodedata unittest urllib uuid warnings weakref xml zipfile " +
+    "zlib zoneinfo torch torchvision torchaudio torchtext numpy scipy pandas sklearn PIL cv2 matplotlib seaborn tqdm yaml einops " +
+    "wandb tensorboard tensorboardX h5py requests setuptools pytest typing_extensions omegaconf hydra packaging psutil termcolor " +
+    "tabulate six cloudpickle fsspec safetensors huggingface_hub datasets tokenizers sentencepiece tiktoken apex triton"
+  ).split(" "),
+);
+
+export function isProjectTarget(target: string): boolean {
+  return target.startsWith(".") || !EXTERNAL_MODULES.has(target.split(".")[0]);
+}
+
+/**
+ * The name another file imports `fn` by, with the class for a method: `f`, `Class.method`; undefined for
+ * functions nested in functions or in nested classes, which no other file can call by name.
+ */
+export function importableName(fn: SyntaxNode, text: string): string | undefined {
+  const name = childByField(fn, "name");
+  if (!name) return undefined;
+  const own = text.slice(name.start, name.end);
+  if (isTopLevel(fn)) return own;
+  const cls = enclosingClassOf(fn);
+  const className = cls && isTopLevel(cls) ? childByField(cls, "name") : undefined;
+  return className ? `${text.slice(className.start, className.end)}.${own}` : undefined;
+}
+
+function isTopLevel(definition: SyntaxNode): boolean {
+  const parent = definition.parent?.type === "decorated_definition" ? definition.parent.parent : definition.parent;
+  return parent?.type === "module";
+}
+
+/** The hot calls this file makes into the project, and what it imports from the project. */
+export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
+  const text = analysis.source.text;
+  const root = analysis.tree.root;
+  const imports: Record<string, string> = {};
+  const byTarget = new Map<string, ProjectCall>();
+
+  const record = (call: SyntaxNode, target: string) => {
+    if (byTarget.has(target)) return;
+    const site: SiteContext = analysis.contextOf(call);
+    // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
+    // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
+    // too far from that evidence to be judged by it.
+    if (!site.hot || site.plainLoop) return;
+    byTarget.set(target, {
+      target,
+      line: analysis.source.position(call.start).line + 1,
+      where: site.where,
+      frequency: site.frequency,
+      reason: site.reason,
+      ...(site.compiled ? { compiled: site.compiled } : {}),
+      gpu: analysis.assumesGpu(call),
+    });
+  };
+
+  analysis.scopes.module.bindings.forEach((bindings, name) => {
+    const imported = bindings.filter((binding) => binding.kind === "import");
+    if (imported.length === 0) return;
+    const targets = new Map<Binding, string>();
+    for (const binding of imported) {
+      const target = importedName(binding, text);
+      if (!target || !isProjectTarget(target)) continue;
+      targets.set(binding, target);
+      imports[name] = target;
+    }
+    if (targets.size === 0) return;
+    for (const offset of occurrences(text, name, 0, text.length)) {
+      const node = nodeAt(root, offset);
+      if (node.type !== "identifier" || node.start !== offset || node.end !== offset + name.length) continue;
+      const binding = resolveBinding(name, offset, scopeOf(node, analysis.scopes));
+      const target = binding && targets.get(binding);
+      if (!target) continue;
+      const called = calledThrough(node, text);
+      if (!called) continue;
+      const callee = `${target}${called.path}`;
+      record(called.call, callee);
+      // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
+      for (const method of methodCallsOn(called.call, analysis)) record(method.call, `${callee}.${method.name}`);
+    }
+  });
+  const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
+  return { calls, imports, functions: importableFunctions(root, text) };
+}
+
+function importableFunctions(root: SyntaxNode, text: string): string[] {
+  const names: string[] = [];
+  const nameOf = (node: SyntaxNode) => {
+    const name = childByField(node, "name");
+    return name ? text.slice(name.start, name.end) : "";
+  };
+  const definitionOf = (node: SyntaxNode) => (node.type === "decorated_definition" ? childByField(node, "definition") : node);
+  for (const statement of root.children) {
+    const definition = definitionOf(statement);
+    if (definition?.type === "function_definition") names.push(nameOf(definition));
+    if (definition?.type !== "class_definition") continue;
+    const className = nameOf(definition);
+    for (const member of childByField(definition, "body")?.children ?? []) {
+      const method = definitionOf(member);
+      if (method?.type === "function_definition") names.push(`${className}.${nameOf(method)}`);
+    }
+  }
+  return names;
+}
+
+/** `name` as a whole word (not an attribute's name) between `from` and `to`. */
+function* occurrences(text: string, name: string, from: number, to: number): Generator<number> {
+  for (let at = text.indexOf(name, from); at >= 0 && at < to; at = text.indexOf(name, at + name.length)) {
+    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+    const after = text.charCodeAt(at + name.length);
+    if (!isWordCharacter(before) && before !== 46 && !isWordCharacter(after)) yield at;
+  }
+}
+
+function isWordCharacter(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
+}
+
+/** The call whose callee is `name` or `name.a.b`, and the attribute path after the name (`.a.b`). */
+function calledThrough(name: SyntaxNode, text: string): { call: SyntaxNode; path: string } | undefined {
+  let callee = name;
+  let path = "";
+  while (callee.field === "object" && callee.parent?.type === "attribute") {
+    const attribute = childByField(callee.parent, "attribute");
+    if (!attribute) return undefined;
+    path += `.${text.slice(attribute.start, attribute.end)}`;
+    callee = callee.parent;
+  }
+  const call = callee.parent;
+  return call?.type === "call" && callee.field === "function" ? { call, path } : undefined;
+}
+
+/**
+ * The method calls on what `call` returns, when it is assigned to a name (`v = Cls()`, then `v.m()` where `v`
+ * is that assignment's) or to an attribute of `self` (`self.v = Cls()`, then `self.v.m()` in the class).
+ */
+function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): Array<{ call: SyntaxNode; name: string }> {
+  const assignment = call.parent;
+  if (assignment?.type !== "assignment" || call.field !== "right") return [];
+  const left = childByField(assignment, "left");
+  const text = analysis.source.text;
+  const root = analysis.tree.root;
+  const found: Array<{ call: SyntaxNode; name: string }> = [];
+  if (left?.type === "identifier") {
+    const name = text.slice(left.start, left.end);
+    const scope = scopeOf(call, analysis.scopes).node;
+    for (const offset of occurrences(text, name, scope.start, scope.end)) {
+      const node = nodeAt(root, offset);
+      if (node.type !== "identifier" || node.start !== offset) continue;
+      const method = methodCalled(node, text);
+      if (method && resolveBinding(name, offset, scopeOf(node, analysis.scopes))?.node === assignment) found.push(method);
+    }
+  } else if (left?.type === "attribute") {
+    const object = childByField(left, "object");
+    const attribute = childByField(left, "attribute");
+    const cls = enclosingClassOf(call);
+    if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
+    const name = text.slice(attribute.start, attribute.end);
+    for (const offset of occurrences(text, "self", cls.start, cls.end)) {
+      const node = nodeAt(root, offset);
+      if (node.type !== "identifier" || node.field !== "object" || node.parent?.type !== "attribute") continue;
+      const selfAttribute = node.parent;
+      const attributeName = childByField(selfAttribute, "attribute");
+      if (!attributeName || text.slice(attributeName.start, attributeName.end) !== name) continue;
+      const method = methodCalled(selfAttribute, text);
+      if (method) found.push(method);
+    }
+  }
+  return found;
+}
+
+/** `receiver.m(...)`: the call and `m`. */
+function methodCalled(receiver: SyntaxNode, text: string): { call: SyntaxNode; name: string } | undefined {
+  if (receiver.field !== "object" || receiver.parent?.type !== "attribute") return undefined;
+  const attribute = childByField(receiver.parent, "attribute");
+  const call = receiver.parent.parent;
+  if (!attribute || call?.type !== "call" || receiver.parent.field !== "function") return undefined;
+  return { call, name: text.slice(attribute.start, attribute.end) };
+}

@@ -1,0 +1,350 @@
+/**
+ * Hot paths across files: the calls a file's hot paths make into the project (`links`), import resolution
+ * among the project's files, and `lintProject`, which lints a function with the context of its caller in
+ * another file.
+ */
+import * as assert from "assert";
+import * as path from "path";
+import { FileAnalysis, ProjectModules, SourceText, hotEntriesOf, initParser, lintProject, lintSource, parseSyntaxTree } from "synclint-rules";
+import type { HotEntries, LintResult, ModuleLinks } from "synclint-rules";
+import { py } from "../helpers";
+
+const ROOT = path.resolve(path.sep, "project");
+const at = (name: string) => path.join(ROOT, ...name.split("/"));
+
+function linksOf(code: string, name = "engine.py"): ModuleLinks {
+  return lintSource(code, { filePath: at(name), linkModules: true }).links!;
+}
+
+/** Lints files held in memory as one project (paths under ROOT), as the CLI lints files on disk. */
+async function lintInMemory(files: Record<string, string>): Promise<(name: string) => LintResult> {
+  const byPath = new Map(Object.entries(files).map(([name, code]) => [at(name), code]));
+  const results = await lintProject([...byPath.keys()], async (requests) => {
+    return new Map(requests.map(({ file, entries }) => [file, lintSource(byPath.get(file)!, { filePath: file, hotEntries: entries, linkModules: true })]));
+  });
+  return (name) => results.get(at(name))!;
+}
+
+const ENGINE = py`
+  import torch
+  import util.misc as utils
+  from util.misc import all_reduce_mean
+
+
+  def train_one_epoch(model, loader, optimizer, device):
+      logger = utils.MetricLogger()
+      for samples, targets in loader:
+          samples = samples.to(device, non_blocking=True)
+          loss = model(samples).mean()
+          optimizer.zero_grad()
+          loss.backward()
+          optimizer.step()
+          logger.update(loss=loss)
+          all_reduce_mean(loss)
+`;
+
+const MISC = py`
+  import torch
+
+
+  class MetricLogger:
+      def update(self, **kwargs):
+          for name, value in kwargs.items():
+              if isinstance(value, torch.Tensor):
+                  value = value.item()
+
+      def summary(self, value):
+          return value.item()
+
+
+  def all_reduce_mean(x):
+      return x.item()
+
+
+  def unused(x):
+      return x.item()
+`;
+
+describe("cross-file hot paths", () => {
+  before(() => initParser());
+
+  describe("links: the calls a file's hot paths make into the project", () => {
+    it("lists calls through `from m import f`, `import m as x`, a relative import and an instance of an imported class", () => {
+      const links = linksOf(py`
+        import torch
+        import util.misc as utils
+        from util.misc import all_reduce_mean
+        from util import box_ops
+        from .local import helper
+
+
+        def train(model, loader, optimizer):
+            logger = utils.MetricLogger()
+            all_reduce_mean(torch.zeros(1))
+            for x, y in loader:
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+                logger.update(loss=loss)
+                all_reduce_mean(loss)
+                box_ops.check(x)
+                helper(x)
+                torch.cuda.synchronize()
+      `);
+      assert.deepStrictEqual(
+        links.calls.map((call) => [call.target, call.line]),
+        [
+          ["util.misc.MetricLogger.update", 15],
+          ["util.misc.all_reduce_mean", 16],
+          ["util.box_ops.check", 17],
+          [".local.helper", 18],
+        ],
+      );
+      for (const call of links.calls) {
+        assert.match(call.where, /in the step loop of `train\(\)` \(line 11\)/);
+        assert.strictEqual(call.frequency, "every step");
+      }
+      assert.deepStrictEqual(links.imports, { utils: "util.misc", all_reduce_mean: "util.misc.all_reduce_mean", box_ops: "util.box_ops", helper: ".local.helper" });
+    });
+
+    it("follows an attribute of `self` made from an imported class to its method calls", () => {
+      const links = linksOf(py`
+        from meters import AverageMeter
+
+
+        class Trainer:
+            def __init__(self):
+                self.meter = AverageMeter()
+
+            def training_step(self, batch):
+                loss = batch.sum()
+                self.meter.update(loss)
+                return loss
+      `);
+      assert.deepStrictEqual(links.calls.map((call) => [call.target, call.frequency]), [["meters.AverageMeter.update", "every step"]]);
+    });
+
+    it("lists no call from cold code, from a loop that is not a step loop, through a shadowing local name, or in a test file", () => {
+      const cold = linksOf(py`
+        from helpers import log_value, f
+
+
+        def report(values):
+            for name in values:
+                log_value(values[name])
+
+
+        def train(loader, model, optimizer, f):
+            for x in loader:
+                model(x).mean().backward()
+                optimizer.step()
+                f(x)
+
+
+        log_value(1)
+      `);
+      assert.deepStrictEqual(cold.calls, []);
+      assert.deepStrictEqual(linksOf(ENGINE, "tests/test_engine.py").calls, []);
+      assert.strictEqual(linksOf(ENGINE).calls.length, 2);
+    });
+
+    it("names what other modules can import: re-exported names, top-level functions and methods of top-level classes", () => {
+      const links = linksOf(py`
+        from .cuda import NativeScaler
+        from . import misc
+
+
+        def top():
+            def nested():
+                pass
+
+
+        @decorated
+        class Meter:
+            def update(self):
+                pass
+      `, "utils/__init__.py");
+      assert.deepStrictEqual(links.imports, { NativeScaler: ".cuda.NativeScaler", misc: ".misc" });
+      assert.deepStrictEqual(links.functions, ["top", "Meter.update"]);
+    });
+  });
+
+  describe("import resolution among the project's files", () => {
+    const modules = new ProjectModules(["engine.py", "util/__init__.py", "util/misc.py", "models/__init__.py", "models/detr.py"].map(at));
+
+    it("finds an absolute module from the importer's folder up, the longest module path first", () => {
+      assert.deepStrictEqual(modules.resolve(at("engine.py"), "util.misc.MetricLogger.update"), { file: at("util/misc.py"), name: "MetricLogger.update" });
+      assert.deepStrictEqual(modules.resolve(at("models/detr.py"), "util.misc.all_reduce_mean"), { file: at("util/misc.py"), name: "all_reduce_mean" });
+      assert.deepStrictEqual(modules.resolve(at("engine.py"), "util.helper"), { file: at("util/__init__.py"), name: "helper" });
+      assert.strictEqual(modules.resolve(at("engine.py"), "numpy.linalg.norm"), undefined);
+    });
+
+    it("resolves relative imports from the importer's package only", () => {
+      assert.deepStrictEqual(modules.resolve(at("util/__init__.py"), ".misc"), { file: at("util/misc.py"), name: "" });
+      assert.deepStrictEqual(modules.resolve(at("models/detr.py"), "..util.misc.f"), { file: at("util/misc.py"), name: "f" });
+      assert.deepStrictEqual(modules.resolve(at("models/detr.py"), ".helper"), { file: at("models/__init__.py"), name: "helper" });
+      assert.strictEqual(modules.resolve(at("engine.py"), ".misc.f"), undefined);
+    });
+
+    it("follows a package's re-export to the module that defines the name", () => {
+      const links = new Map([[at("util/__init__.py"), { calls: [], imports: { NativeScaler: ".misc.NativeScaler" }, functions: [] }]]);
+      assert.deepStrictEqual(
+        modules.resolveDefinition(at("engine.py"), "util.NativeScaler.__call__", (file) => links.get(file)),
+        { file: at("util/misc.py"), name: "NativeScaler.__call__" },
+      );
+    });
+
+    it("gives each called function of another file one entry, from its first caller, for the names the file defines", () => {
+      const engine = lintSource(ENGINE, { filePath: at("engine.py"), linkModules: true }).links!;
+      const misc = lintSource(MISC, { filePath: at("util/misc.py"), linkModules: true }).links!;
+      const entries = hotEntriesOf(new Map([[at("engine.py"), engine], [at("util/misc.py"), misc]]), new ProjectModules([at("engine.py"), at("util/misc.py")]));
+      assert.deepStrictEqual([...entries.keys()], [at("util/misc.py")]);
+      const forMisc = entries.get(at("util/misc.py"))!;
+      assert.deepStrictEqual(Object.keys(forMisc), ["MetricLogger.update", "all_reduce_mean"]);
+      assert.strictEqual(forMisc.all_reduce_mean.where, "which `../engine.py` calls at line 15 in the step loop of `train_one_epoch()` (line 8)");
+      assert.strictEqual(forMisc.all_reduce_mean.gpu, true);
+    });
+  });
+
+  describe("lintProject", () => {
+    it("reports syncs in the functions another file calls from its step loop, and says where they are called", async () => {
+      const result = await lintInMemory({ "engine.py": ENGINE, "util/__init__.py": "", "util/misc.py": MISC });
+      const misc = result("util/misc.py").findings;
+      assert.deepStrictEqual(misc.map((finding) => [finding.rule, finding.line]), [["item-in-hot-path", 8], ["item-in-hot-path", 15]]);
+      assert.match(misc[1].message, /^`x\.item\(\)` in `all_reduce_mean\(\)`, which `\.\.\/engine\.py` calls at line 15 in the step loop of `train_one_epoch\(\)` \(line 8\) waits for the GPU every step/);
+      assert.match(misc[0].context.reason, /`MetricLogger\.update\(\)` is called from a hot path in another file: the loop at line 8 iterates over batches of data/);
+      // Alone, the module has no hot path.
+      assert.deepStrictEqual(lintSource(MISC, { filePath: at("util/misc.py") }).findings, []);
+    });
+
+    it("follows a chain of calls across three files", async () => {
+      const result = await lintInMemory({
+        "train.py": py`
+          import torch
+          from steps import forward_backward
+
+
+          def train(model, loader, optimizer):
+              for batch in loader:
+                  forward_backward(model, batch.cuda())
+                  optimizer.step()
+        `,
+        "steps.py": py`
+          from metrics import record
+
+
+          def forward_backward(model, batch):
+              loss = model(batch).mean()
+              loss.backward()
+              record(loss)
+        `,
+        "metrics.py": py`
+          import torch
+
+
+          def record(loss):
+              print(loss.item())
+        `,
+      });
+      const [finding] = result("metrics.py").findings;
+      assert.strictEqual(finding?.rule, "item-in-hot-path");
+      assert.match(finding.message, /in `record\(\)`, which `steps\.py` calls at line 7 in `forward_backward\(\)`, which `train\.py` calls at line 7 in the step loop of `train\(\)` \(line 6\)/);
+    });
+
+    it("does not make a function with a step loop of its own hot: its caller's loop runs it once per pass", async () => {
+      const result = await lintInMemory({
+        "main.py": py`
+          from engine import train
+
+
+          def main(model, loader, optimizer):
+              for batch in loader:
+                  model(batch).mean().backward()
+                  optimizer.step()
+                  train(model, loader, optimizer)
+        `,
+        "engine.py": py`
+          import torch
+
+
+          def train(model, loader, optimizer):
+              total = torch.zeros(1, device="cuda")
+              for batch in loader:
+                  loss = model(batch).mean()
+                  loss.backward()
+                  optimizer.step()
+                  total += loss.detach()
+              print(total.item())
+        `,
+      });
+      assert.deepStrictEqual(result("engine.py").findings, []);
+    });
+
+    it("assumes a GPU in the callee when the caller's site may (a helper module that never names a device)", async () => {
+      const helper = py`
+        import torch
+
+
+        def total(x: torch.Tensor):
+            return float(x.sum())
+      `;
+      const onGpu = await lintInMemory({
+        "train.py": py`
+          import torch
+          from helper import total
+
+
+          def train(model, loader, optimizer, device):
+              for x in loader:
+                  x = x.to(device, non_blocking=True)
+                  model(x).mean().backward()
+                  optimizer.step()
+                  total(x)
+        `,
+        "helper.py": helper,
+      });
+      assert.deepStrictEqual(onGpu("helper.py").findings.map((finding) => finding.rule), ["implicit-host-read"]);
+      const onHost = await lintInMemory({
+        "train.py": py`
+          import torch
+          from helper import total
+
+
+          def train(model, loader, optimizer):
+              for x in loader:
+                  model(x).mean().backward()
+                  optimizer.step()
+                  total(x)
+        `,
+        "helper.py": helper,
+      });
+      assert.deepStrictEqual(onHost("helper.py").findings, []);
+    });
+
+    it("keeps a local caller's context before another file's, and a file's analysis without entries unchanged", () => {
+      const code = py`
+        import torch
+
+
+        def log(x):
+            return x.item()
+
+
+        def train(model, loader, optimizer):
+            for batch in loader:
+                loss = model(batch).mean()
+                loss.backward()
+                optimizer.step()
+                log(loss)
+      `;
+      const entries: HotEntries = { log: { where: "which `other.py` calls at line 3 in the step loop of `main()` (line 2)", frequency: "every step", reason: "r", gpu: true } };
+      const syntax = parseSyntaxTree(code);
+      const source = new SourceText(code);
+      const log = syntax.root.children[1];
+      const withEntries = new FileAnalysis(syntax, source, { hotEntries: entries }).hotPaths.functionContext(log);
+      assert.match(withEntries.where, /called at line 13 in the step loop of `train\(\)`/);
+      const unusedEntry = new FileAnalysis(syntax, source, { hotEntries: { "train.x": entries.log } }).hotPaths.functionContext(syntax.root.children[2]);
+      assert.strictEqual(unusedEntry.hot, false);
+    });
+  });
+});
