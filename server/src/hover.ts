@@ -23,7 +23,7 @@ export function hoverAt(lint: DocumentLint, offset: number, encoding: PositionEn
   const rule = findRule("item-in-hot-path")!;
   let context;
   try {
-    context = new FileAnalysis(lint.syntax, result.source, { extraStepFunctions: lint.config.extraStepFunctions }).contextOf(item.call);
+    context = new FileAnalysis(lint.syntax, result.source, { extraStepFunctions: lint.config.extraStepFunctions, hotEntries: lint.hotEntries }).contextOf(item.call);
   } catch {
     context = undefined;
   }

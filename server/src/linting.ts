@@ -3,7 +3,7 @@
  * syntax tree it was computed from) for hovers and code actions. Never throws: a failure is logged once.
  */
 import { IncrementalLinter } from "synclint-rules";
-import type { LintResult, ResolvedConfig, SyntaxTree } from "synclint-rules";
+import type { HotEntries, LintResult, ResolvedConfig, SyntaxTree } from "synclint-rules";
 import type { OpenDocument } from "./documents";
 import { filePathOf } from "./configuration";
 
@@ -14,6 +14,8 @@ export interface DocumentLint {
   /** The syntax tree of `text` (the document's, re-parsed if it gave its trees up meanwhile). */
   readonly syntax: SyntaxTree;
   config: ResolvedConfig;
+  /** The document's functions that other files call from hot paths, as the workspace index knew them. */
+  hotEntries?: HotEntries;
   /** Linted from a provisional tree (`OpenDocument.provisionalTree`). */
   provisional?: boolean;
 }
@@ -29,19 +31,20 @@ export class Linter {
 
   constructor(private readonly log: (message: string) => void) {}
 
-  lint(document: OpenDocument, config: ResolvedConfig): DocumentLint | undefined {
+  lint(document: OpenDocument, config: ResolvedConfig, hotEntries?: HotEntries): DocumentLint | undefined {
     try {
       const linter = this.incremental.get(document.uri) ?? new IncrementalLinter();
       this.incremental.delete(document.uri);
       this.incremental.set(document.uri, linter);
       while (this.incremental.size > INCREMENTAL_DOCUMENTS) this.incremental.delete(this.incremental.keys().next().value!);
-      const result = linter.lint(document.text, document.syntax, { filePath: filePathOf(document.uri), config, source: document.source });
+      const result = linter.lint(document.text, document.syntax, { filePath: filePathOf(document.uri), config, source: document.source, hotEntries });
       // `last` hands a lint out only while the document still has its text, so the document's tree is this text's.
       const lint: DocumentLint = {
         version: document.version,
         text: document.text,
         result,
         config,
+        hotEntries,
         provisional: document.provisionalTree,
         get syntax() {
           return document.syntax;

@@ -13,6 +13,7 @@ import {
   DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   ExecuteCommandRequest,
+  FileChangeType,
   InitializeParams,
   InitializeResult,
   MessageType,
@@ -32,8 +33,9 @@ import { hoverAt } from "./hover";
 import { codeActionsFor, FIX_ALL_KIND, SHOW_DOCUMENTATION_COMMAND } from "./code-actions";
 import { negotiateEncoding, toOffset } from "./positions";
 import { skipReason } from "./limits";
-import { diskStamp, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
+import { diskStamp, indexableFiles, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
 import { warmUp } from "./warm-up";
+import { ProjectIndex } from "./project-index";
 
 export const LINT_WORKSPACE_COMMAND = "synclint.lintWorkspace";
 
@@ -67,6 +69,8 @@ const WARM_UP_BUDGET_MS = 300;
 
 /** Long loops over files give the event loop a turn this often, so requests are still served. */
 const YIELD_EVERY_MS = 15;
+/** An open document's calls into other files are looked at again once it has not changed for this long. */
+const LINKS_DELAY_MS = 500;
 
 export class SynclintServer {
   private readonly documents = new DocumentStore();
@@ -95,9 +99,30 @@ export class SynclintServer {
   private generation = 0;
   /** Passes over the warm-up file while initialising (`initializationOptions.warmUp: false` turns it off). */
   private warmUpRounds = WARM_UP_ROUNDS;
+  /** Which functions of the workspace other files call from hot paths. */
+  private readonly index: ProjectIndex;
+  private readonly linkTimers = new Map<string, NodeJS.Timeout>();
+  /** Per file, how often its hot entries changed (part of its pull result id). */
+  private readonly entriesVersions = new Map<string, number>();
 
   constructor(private readonly connection: Connection) {
     this.linter = new Linter((message) => connection.console.error(message));
+    this.index = new ProjectIndex({
+      // The worker reads the same configuration files; the settings change severities and the preset, not links.
+      workerSetup: () => (this.settingsAllow() && this.folders.length > 0 ? { overrides: {}, cwd: this.folders[0], options: { linksOnly: true } } : undefined),
+      files: () => this.guard(() => indexableFiles(this.folders)),
+      openDocument: (file) => {
+        const document = this.openByPath().get(file);
+        return document && { text: document.text, syntax: () => document.syntax };
+      },
+      configFor: (file) => {
+        if (!this.settingsAllow()) return undefined;
+        const { config } = this.configuration.forFile(file);
+        return this.configuration.excludes(file, config) ? undefined : config;
+      },
+      entriesChanged: (files) => this.hotEntriesChanged(files),
+      log: (message) => connection.console.error(message),
+    });
   }
 
   listen(): void {
@@ -109,28 +134,33 @@ export class SynclintServer {
       // Pull clients own open documents' diagnostics: clear what the workspace lint pushed for this file.
       if (this.support.pullDiagnostics && this.workspacePushed.has(textDocument.uri)) this.send({ uri: textDocument.uri, diagnostics: [] });
       this.changed(document);
+      this.scheduleLinks(document.uri);
     });
     c.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
       const document = this.documents.get(textDocument.uri);
       if (!document) return;
       if (this.reportTimings && !this.changedSince.has(document.uri)) this.changedSince.set(document.uri, performance.now());
       this.guard(() => document.applyChanges(contentChanges, textDocument.version ?? document.version + 1, this.encoding));
+      this.index.activity();
       this.changed(document);
+      this.scheduleLinks(document.uri);
     });
     c.onDidCloseTextDocument(({ textDocument }) => {
       this.documents.close(textDocument.uri);
       this.linter.close(textDocument.uri);
       this.changedSince.delete(textDocument.uri);
       this.cancelSettle(textDocument.uri);
+      // The file's content on disk counts again.
+      this.scheduleLinks(textDocument.uri, 0);
       const file = filePathOf(textDocument.uri);
       if (file && this.workspacePushed.has(textDocument.uri) && !(this.support.pullDiagnostics && this.workspacePulled)) {
         // A file of the linted workspace keeps diagnostics, now those of its content on disk.
-        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding)) : [];
+        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding, this.index.entriesOf(file))) : [];
         this.send({ uri: textDocument.uri, diagnostics: diagnostics ?? [] });
       } else if (!this.support.pullDiagnostics) this.send({ uri: textDocument.uri, diagnostics: [] });
     });
     c.onDidChangeConfiguration((params) => this.guardAsync(() => this.reloadSettings(params.settings)));
-    c.onDidChangeWatchedFiles(() => this.guard(() => this.configurationFilesChanged()));
+    c.onDidChangeWatchedFiles(({ changes }) => this.guard(() => this.watchedFilesChanged(changes)));
     c.onHover(({ textDocument, position }) => {
       const document = this.documents.get(textDocument.uri);
       const lint = document && this.currentLint(document);
@@ -166,8 +196,10 @@ export class SynclintServer {
     });
     c.languages.diagnostics.onWorkspace((params, token) => this.workspaceDiagnostics(params.previousResultIds, token));
     c.onShutdown(() => {
-      for (const timer of this.settleTimers.values()) clearTimeout(timer);
+      for (const timer of [...this.settleTimers.values(), ...this.linkTimers.values()]) clearTimeout(timer);
       this.settleTimers.clear();
+      this.linkTimers.clear();
+      this.index.dispose();
       for (const document of this.documents.all()) this.documents.close(document.uri);
     });
     c.listen();
@@ -216,15 +248,19 @@ export class SynclintServer {
     const c = this.connection;
     if (this.support.configurationRegistration) c.client.register(DidChangeConfigurationNotification.type, { section: "synclint" }).catch((error) => this.logError(error));
     if (this.support.watchedFilesRegistration) {
-      c.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/pyproject.toml" }, { globPattern: "**/synclint.toml" }] }).catch((error) => this.logError(error));
+      c.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/pyproject.toml" }, { globPattern: "**/synclint.toml" }, { globPattern: "**/*.py" }] })
+        .catch((error) => this.logError(error));
     }
     if (this.support.workspaceFolders) {
       c.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
         const gone = new Set(removed.map((f) => filePathOf(f.uri)));
         this.folders = [...this.folders.filter((f) => !gone.has(f)), ...added.map((f) => filePathOf(f.uri)).filter((f): f is string => f !== undefined)];
+        this.rebuildIndex();
       });
     }
     if (this.support.configuration) await this.reloadSettings(undefined);
+    else this.rebuildIndex();
   }
 
   private async reloadSettings(pushed: unknown): Promise<void> {
@@ -234,6 +270,17 @@ export class SynclintServer {
     this.configErrorsShown.clear();
     this.generation++;
     this.relintAll();
+    // Excludes and extra step functions may have changed which calls are hot.
+    this.rebuildIndex();
+  }
+
+  /** Configuration files changed: reload them; Python files changed on disk: the index looks at them again. */
+  private watchedFilesChanged(changes: ReadonlyArray<{ uri: string; type: number }>): void {
+    const python = changes.filter((change) => change.uri.endsWith(".py"));
+    if (python.length < changes.length) return this.configurationFilesChanged();
+    // Created or deleted files change what imports resolve to; a changed one, only its own calls.
+    if (python.some((change) => change.type !== FileChangeType.Changed)) return this.rebuildIndex();
+    for (const change of python) if (!this.documents.get(change.uri)) this.scheduleLinks(change.uri, 0);
   }
 
   /** `pyproject.toml` or `synclint.toml` changed on disk: reload them and re-lint open documents. */
@@ -244,6 +291,50 @@ export class SynclintServer {
     this.configProblemUris.clear();
     this.generation++;
     this.relintAll();
+    this.rebuildIndex();
+  }
+
+  private rebuildIndex(): void {
+    if (this.folders.length === 0) return;
+    void this.index.rebuild().then(() => this.notifyIndexed());
+  }
+
+  /** After `delayMs` without a change to it, the index looks at the file's calls into other files again. */
+  private scheduleLinks(uri: string, delayMs = LINKS_DELAY_MS): void {
+    const file = filePathOf(uri);
+    if (!file || this.folders.length === 0) return;
+    const pending = this.linkTimers.get(uri);
+    if (pending) clearTimeout(pending);
+    const timer = setTimeout(() => {
+      this.linkTimers.delete(uri);
+      void this.index.update(file).then(() => this.notifyIndexed());
+    }, delayMs);
+    this.linkTimers.set(uri, timer);
+  }
+
+  /** Other files now call these files' functions from hot paths, or no longer do: their diagnostics may change. */
+  private hotEntriesChanged(files: ReadonlySet<string>): void {
+    const open = this.openByPath();
+    let refresh = false;
+    for (const file of files) {
+      this.entriesVersions.set(file, (this.entriesVersions.get(file) ?? 0) + 1);
+      const document = open.get(file);
+      if (document) {
+        this.linter.forget(document.uri);
+        if (this.support.pullDiagnostics) refresh = true;
+        else this.publish(document);
+        continue;
+      }
+      const uri = pathToFileURL(file).href;
+      if (this.support.pullDiagnostics && this.workspacePulled) refresh = true;
+      else if (this.workspacePushed.has(uri)) this.send({ uri, diagnostics: (this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding, this.index.entriesOf(file))) : []) ?? [] });
+    }
+    if (refresh && this.support.diagnosticRefresh) this.connection.languages.diagnostics.refresh();
+  }
+
+  /** With `reportTimings`: the workspace index has finished what it was asked to do (`synclint/indexed`). */
+  private notifyIndexed(): void {
+    if (this.reportTimings) this.connection.sendNotification("synclint/indexed", {}).catch((error) => this.logError(error));
   }
 
   private settingsAllow(): boolean {
@@ -258,7 +349,7 @@ export class SynclintServer {
     const { config, error, lastGood } = this.configuration.forDocument(document.uri);
     if (error) this.reportConfigError(error, lastGood === true);
     if (this.configuration.excludes(filePathOf(document.uri), config)) return { diagnostics: [] };
-    const lint = this.linter.last(document) ?? this.linter.lint(document, config);
+    const lint = this.linter.last(document) ?? this.linter.lint(document, config, this.index.entriesOf(filePathOf(document.uri)));
     return { lint, diagnostics: lint ? toDiagnostics(lint.result, this.encoding) : [] };
   }
 
@@ -383,7 +474,7 @@ export class SynclintServer {
           continue;
         }
         const uri = pathToFileURL(file).href;
-        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding)) : [];
+        const diagnostics = this.settingsAllow() ? this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding, this.index.entriesOf(file))) : [];
         if (diagnostics === undefined) {
           summary.skipped++;
           continue;
@@ -428,13 +519,13 @@ export class SynclintServer {
       const uri = document?.uri ?? pathToFileURL(file).href;
       const stamp = document ? `open:${document.version}` : diskStamp(file);
       if (stamp === undefined) continue;
-      const resultId = `${this.generation}:${this.encoding}:${this.settingsAllow()}:${stamp}`;
+      const resultId = `${this.generation}:${this.encoding}:${this.settingsAllow()}:${stamp}:${this.entriesVersions.get(file) ?? 0}`;
       const version = document ? document.version : null;
       if (before.get(uri) === resultId) {
         items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
         continue;
       }
-      const diagnostics = !this.settingsAllow() ? [] : document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding));
+      const diagnostics = !this.settingsAllow() ? [] : document ? (this.guard(() => this.evaluate(document))?.diagnostics ?? []) : this.guard(() => lintFileOnDisk(file, this.configuration, this.encoding, this.index.entriesOf(file)));
       items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: diagnostics ?? [] });
     }
     return { items };

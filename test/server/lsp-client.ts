@@ -33,6 +33,8 @@ export class TestClient {
   refreshes = 0;
   /** `synclint/settled` notifications (with `reportTimings`): the diagnostics of that version are final. */
   readonly settled: Array<{ uri: string; version: number }> = [];
+  /** `synclint/indexed` notifications (with `reportTimings`): the workspace index finished a job. */
+  indexed = 0;
   /** When set, `window/workDoneProgress/create` is answered with an error. */
   refuseProgress = false;
   settings: unknown = {};
@@ -67,6 +69,10 @@ export class TestClient {
     this.connection.onNotification("synclint/timing", (params: { uri: string; version: number; milliseconds: number }) => this.timings.push(params));
     this.connection.onNotification("synclint/settled", (params: { uri: string; version: number }) => {
       this.settled.push(params);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.connection.onNotification("synclint/indexed", () => {
+      this.indexed++;
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.connection.onNotification("$/progress", (params: { token: string | number; value: any }) => this.progress.push(params));

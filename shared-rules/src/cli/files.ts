@@ -13,6 +13,8 @@ export interface CollectedFiles {
   files: string[];
   /** Paths given on the command line that do not exist. */
   missing: string[];
+  /** The walk stopped at `maxFolders` folders: `files` is incomplete. */
+  truncated?: boolean;
 }
 
 interface GitIgnoreLayer {
@@ -20,9 +22,11 @@ interface GitIgnoreLayer {
   matcher: Ignore;
 }
 
-export function collectPythonFiles(paths: string[]): CollectedFiles {
+/** `maxFolders`: stop after walking this many folders (the editor's background index must not walk a home folder). */
+export function collectPythonFiles(paths: string[], maxFolders = Infinity): CollectedFiles {
   const files = new Set<string>();
   const missing: string[] = [];
+  const budget = { folders: maxFolders };
   for (const given of paths) {
     const absolute = path.resolve(given);
     let stat: fs.Stats;
@@ -34,7 +38,7 @@ export function collectPythonFiles(paths: string[]): CollectedFiles {
     }
     // A file named on the command line is linted even if ignored, as ruff and ESLint do.
     if (stat.isFile()) files.add(absolute);
-    else if (stat.isDirectory()) walk(absolute, gitIgnoreLayersAbove(absolute), files);
+    else if (stat.isDirectory() && !walk(absolute, gitIgnoreLayersAbove(absolute), files, budget)) return { files: [...files].sort(), missing, truncated: true };
   }
   return { files: [...files].sort(), missing };
 }
@@ -71,9 +75,11 @@ function isIgnored(absolute: string, isDirectory: boolean, layers: GitIgnoreLaye
   return false;
 }
 
-function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>): void {
+/** False when the folder budget ran out before the walk ended. */
+function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>, budget: { folders: number }): boolean {
   const stack: Array<{ directory: string; layers: GitIgnoreLayer[] }> = [{ directory: root, layers: inherited }];
   while (stack.length > 0) {
+    if (--budget.folders < 0) return false;
     const { directory, layers: parentLayers } = stack.pop()!;
     const own = readGitIgnore(directory);
     const layers = own ? [...parentLayers, own] : parentLayers;
@@ -100,4 +106,5 @@ function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>): vo
       }
     }
   }
+  return true;
 }
