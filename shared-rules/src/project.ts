@@ -81,15 +81,18 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
     for (const call of linksByFile.get(caller)!.calls) {
       const callee = modules.resolveDefinition(caller, call.target, (file) => linksByFile.get(file));
       // Calls within a file are the file's own analysis; a class's construction, or a name the file does not define, changes no lint.
-      if (!callee || !callee.name || callee.file === caller || !linksByFile.get(callee.file)?.functions.includes(callee.name)) continue;
+      const functions = callee && callee.name && callee.file !== caller ? linksByFile.get(callee.file)?.functions : undefined;
+      if (!callee || !functions || !Object.prototype.hasOwnProperty.call(functions, callee.name)) continue;
+      // An inherited method is hot where it is defined.
+      const name = functions[callee.name];
       const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
-      const known = entries.get(callee.name);
+      const known = entries.get(name);
       if (known) {
-        if (call.gpu && !known.gpu) entries.set(callee.name, { ...known, gpu: true });
+        if (call.gpu && !known.gpu) entries.set(name, { ...known, gpu: true });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
-      entries.set(callee.name, {
+      entries.set(name, {
         where: `which \`${relative}\` calls at line ${call.line} ${call.where}`,
         frequency: call.frequency,
         reason: call.reason,

@@ -107,14 +107,14 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(links.imports, { utils: "util.misc", all_reduce_mean: "util.misc.all_reduce_mean", box_ops: "util.box_ops", helper: ".local.helper" });
     });
 
-    it("follows an attribute of `self` made from an imported class to its method calls", () => {
+    it("follows an attribute of `self` made from an imported class (or given, or made) to its method calls", () => {
       const links = linksOf(py`
         from meters import AverageMeter
 
 
         class Trainer:
-            def __init__(self):
-                self.meter = AverageMeter()
+            def __init__(self, meter=None):
+                self.meter = meter or AverageMeter()
 
             def training_step(self, batch):
                 loss = batch.sum()
@@ -148,6 +148,34 @@ describe("cross-file hot paths", () => {
       assert.strictEqual(linksOf(ENGINE).calls.length, 2);
     });
 
+    it("maps a method a class inherits from a class of the same file to the method that runs", () => {
+      const links = linksOf(py`
+        class Sampler:
+            def sample(self, n):
+                pass
+
+            def weights(self):
+                pass
+
+
+        class UniformSampler(Sampler):
+            def weights(self):
+                pass
+
+
+        class Nested(UniformSampler, object):
+            pass
+      `, "resample.py");
+      assert.deepStrictEqual(links.functions, {
+        "Sampler.sample": "Sampler.sample",
+        "Sampler.weights": "Sampler.weights",
+        "UniformSampler.weights": "UniformSampler.weights",
+        "UniformSampler.sample": "Sampler.sample",
+        "Nested.weights": "UniformSampler.weights",
+        "Nested.sample": "Sampler.sample",
+      });
+    });
+
     it("names what other modules can import: re-exported names, top-level functions and methods of top-level classes", () => {
       const links = linksOf(py`
         from .cuda import NativeScaler
@@ -165,7 +193,7 @@ describe("cross-file hot paths", () => {
                 pass
       `, "utils/__init__.py");
       assert.deepStrictEqual(links.imports, { NativeScaler: ".cuda.NativeScaler", misc: ".misc" });
-      assert.deepStrictEqual(links.functions, ["top", "Meter.update"]);
+      assert.deepStrictEqual(links.functions, { top: "top", "Meter.update": "Meter.update" });
     });
   });
 
@@ -187,7 +215,7 @@ describe("cross-file hot paths", () => {
     });
 
     it("follows a package's re-export to the module that defines the name", () => {
-      const links = new Map([[at("util/__init__.py"), { calls: [], imports: { NativeScaler: ".misc.NativeScaler" }, functions: [] }]]);
+      const links = new Map([[at("util/__init__.py"), { calls: [], imports: { NativeScaler: ".misc.NativeScaler" }, functions: {} }]]);
       assert.deepStrictEqual(
         modules.resolveDefinition(at("engine.py"), "util.NativeScaler.__call__", (file) => links.get(file)),
         { file: at("util/misc.py"), name: "NativeScaler.__call__" },
@@ -249,6 +277,40 @@ describe("cross-file hot paths", () => {
       const [finding] = result("metrics.py").findings;
       assert.strictEqual(finding?.rule, "item-in-hot-path");
       assert.match(finding.message, /in `record\(\)`, which `steps\.py` calls at line 7 in `forward_backward\(\)`, which `train\.py` calls at line 7 in the step loop of `train\(\)` \(line 6\)/);
+    });
+
+    it("makes a method that a class inherits hot where it is defined", async () => {
+      const result = await lintInMemory({
+        "train.py": py`
+          import torch
+          from resample import UniformSampler
+
+
+          def train(model, loader, optimizer, device, sampler=None):
+              sampler = sampler or UniformSampler()
+              for batch in loader:
+                  batch = batch.to(device, non_blocking=True)
+                  t = sampler.sample(batch.shape[0])
+                  model(batch, t).mean().backward()
+                  optimizer.step()
+        `,
+        "resample.py": py`
+          import numpy as np
+          import torch
+
+
+          class Sampler:
+              def sample(self, n):
+                  return torch.from_numpy(np.ones(n)).to("cuda")
+
+
+          class UniformSampler(Sampler):
+              pass
+        `,
+      });
+      const [finding] = result("resample.py").findings;
+      assert.strictEqual(finding?.rule, "blocking-host-to-device");
+      assert.match(finding.message, /in `Sampler\.sample\(\)`, which `train\.py` calls at line 9 in the step loop of `train\(\)` \(line 7\)/);
     });
 
     it("does not make a function with a step loop of its own hot: its caller's loop runs it once per pass", async () => {

@@ -42,15 +42,20 @@ export interface ModuleLinks {
   calls: ProjectCall[];
   /** What the module imports from the project at its top level, which other modules may import from it in turn. */
   imports: Record<string, string>;
-  /** The functions and methods other modules can call by name (`importableName`). */
-  functions: string[];
+  /**
+   * The functions and methods other modules can call by name, each to the function that runs
+   * (`importableName`): `Sampler.sample` to itself, `UniformSampler.sample` to `Sampler.sample` when
+   * `UniformSampler(Sampler)` inherits it from a class of the same file.
+   */
+  functions: Record<string, string>;
 }
 
-export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: [] };
+export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };
 
 /**
  * Top-level modules that are never part of the linted project: the standard library and the libraries PyTorch
- * code imports most. Anything else may be, and is resolved against the linted files; this list only saves work.
+ * code imports most. Anything else may be, and is resolved against the linted files; this list only saves work,
+ * so it leaves out names that projects give their own packages (`datasets`, `utils`, `models`).
  */
 const EXTERNAL_MODULES = new Set(
   (
@@ -63,7 +68,7 @@ const EXTERNAL_MODULES = new Set(
     "timeit tokenize tomllib traceback tracemalloc types typing unicodedata unittest urllib uuid warnings weakref xml zipfile " +
     "zlib zoneinfo torch torchvision torchaudio torchtext numpy scipy pandas sklearn PIL cv2 matplotlib seaborn tqdm yaml einops " +
     "wandb tensorboard tensorboardX h5py requests setuptools pytest typing_extensions omegaconf hydra packaging psutil termcolor " +
-    "tabulate six cloudpickle fsspec safetensors huggingface_hub datasets tokenizers sentencepiece tiktoken apex triton"
+    "tabulate six cloudpickle fsspec safetensors huggingface_hub sentencepiece tiktoken triton"
   ).split(" "),
 );
 
@@ -144,24 +149,41 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   return { calls, imports, functions: importableFunctions(root, text) };
 }
 
-function importableFunctions(root: SyntaxNode, text: string): string[] {
-  const names: string[] = [];
+function importableFunctions(root: SyntaxNode, text: string): Record<string, string> {
+  const functions: Record<string, string> = {};
   const nameOf = (node: SyntaxNode) => {
     const name = childByField(node, "name");
     return name ? text.slice(name.start, name.end) : "";
   };
   const definitionOf = (node: SyntaxNode) => (node.type === "decorated_definition" ? childByField(node, "definition") : node);
+  const methods = new Map<string, string[]>();
+  const bases = new Map<string, string[]>();
   for (const statement of root.children) {
     const definition = definitionOf(statement);
-    if (definition?.type === "function_definition") names.push(nameOf(definition));
+    if (definition?.type === "function_definition") functions[nameOf(definition)] = nameOf(definition);
     if (definition?.type !== "class_definition") continue;
     const className = nameOf(definition);
+    const own: string[] = [];
     for (const member of childByField(definition, "body")?.children ?? []) {
       const method = definitionOf(member);
-      if (method?.type === "function_definition") names.push(`${className}.${nameOf(method)}`);
+      if (method?.type === "function_definition") own.push(nameOf(method));
     }
+    methods.set(className, own);
+    const superclasses = childByField(definition, "superclasses");
+    bases.set(className, (superclasses?.children ?? []).filter((base) => base.type === "identifier").map((base) => text.slice(base.start, base.end)));
   }
-  return names;
+  // Each class's methods, its own first, then its same-file bases' (depth first, as Python's order mostly is).
+  for (const className of methods.keys()) {
+    const seen = new Set<string>();
+    const visit = (owner: string) => {
+      if (seen.has(owner) || !methods.has(owner)) return;
+      seen.add(owner);
+      for (const method of methods.get(owner)!) functions[`${className}.${method}`] ??= `${owner}.${method}`;
+      for (const base of bases.get(owner) ?? []) visit(base);
+    };
+    visit(className);
+  }
+  return functions;
 }
 
 /** `name` as a whole word (not an attribute's name) between `from` and `to`. */
@@ -196,8 +218,11 @@ function calledThrough(name: SyntaxNode, text: string): { call: SyntaxNode; path
  * is that assignment's) or to an attribute of `self` (`self.v = Cls()`, then `self.v.m()` in the class).
  */
 function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): Array<{ call: SyntaxNode; name: string }> {
-  const assignment = call.parent;
-  if (assignment?.type !== "assignment" || call.field !== "right") return [];
+  // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
+  let value = call;
+  while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
+  const assignment = value.parent;
+  if (assignment?.type !== "assignment" || value.field !== "right") return [];
   const left = childByField(assignment, "left");
   const text = analysis.source.text;
   const root = analysis.tree.root;
