@@ -198,6 +198,38 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [17, 18, 23]);
   });
 
+  it("a branch taken only when the device is not CUDA (`if mps: x = x.cpu()`) is not a hot path", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, device):
+          mps = "mps" in device.type
+          for x in loader:
+              x = x.to(device, non_blocking=True)
+              out = model(x)
+              if mps:
+                  print(out.cpu())
+              if device.type == "cpu":
+                  print(out.sum().item())
+              elif str(device) == "mps":
+                  print(out.sum().item())
+              if not torch.cuda.is_available():
+                  print(out.sum().item())
+              if torch.cuda.is_available():
+                  pass
+              else:
+                  print(out.sum().item())
+              if device.type != "cpu":
+                  print(out.sum().item())
+              if x.is_cuda:
+                  print(out.sum().item())
+              if mode == "cpu":
+                  print(out.sum().item())
+              out.mean().backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.rule, f.line]), [["item-in-hot-path", 20], ["item-in-hot-path", 22], ["item-in-hot-path", 24]]);
+  });
+
   it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
     const code = py`
       import torch

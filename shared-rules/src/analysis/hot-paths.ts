@@ -106,6 +106,9 @@ export class HotPaths {
           return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
         }
       }
+      // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
+      const deviceTest = this.nonCudaBranchTest(ancestor, child);
+      if (deviceTest) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the device is not a CUDA GPU (the test at line ${this.line(deviceTest)})`);
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -421,6 +424,78 @@ export class HotPaths {
     const last = body?.children[body.children.length - 1];
     if (!body || !last || !(last.type === "return_statement" || last.type === "break_statement" || this.endsRun(last))) return false;
     return !this.someDirectNode(loop, (node) => node.type === "continue_statement", true);
+  }
+
+  /** If `child` is the branch of `ancestor` taken only when the device is not CUDA, the test that says so. */
+  private nonCudaBranchTest(ancestor: SyntaxNode, child: SyntaxNode): SyntaxNode | undefined {
+    if (ancestor.type !== "if_statement" && ancestor.type !== "elif_clause" && ancestor.type !== "else_clause") return undefined;
+    if (ancestor.type === "else_clause") {
+      // The `else` of `if <cuda>:` with no `elif` between (an `elif` has a test of its own).
+      const statement = ancestor.parent;
+      const condition = statement?.type === "if_statement" ? childByField(statement, "condition") : undefined;
+      const alone = statement?.children.every((c) => c.type !== "elif_clause");
+      return condition && alone && this.deviceTest(condition) === "cuda" ? condition : undefined;
+    }
+    const condition = childByField(ancestor, "condition");
+    return condition && child.field === "consequence" && this.deviceTest(condition) === "other" ? condition : undefined;
+  }
+
+  /**
+   * Whether a test holds only with a CUDA device ("cuda") or only without one ("other"): `x.device.type == "mps"`,
+   * `"mps" in device.type`, `device == "cpu"`, `not torch.cuda.is_available()`, `x.is_cuda`, a flag named `mps` or
+   * `use_cpu`, or a name assigned one of these.
+   */
+  private deviceTest(raw: SyntaxNode): "cuda" | "other" | undefined {
+    const node = unparenthesized(raw);
+    const flip = (kind: "cuda" | "other" | undefined) => (kind === "cuda" ? "other" : kind === "other" ? "cuda" : undefined);
+    switch (node.type) {
+      case "not_operator": {
+        const argument = childByField(node, "argument") ?? node.children[0];
+        return argument ? flip(this.deviceTest(argument)) : undefined;
+      }
+      case "call": {
+        const callee = childByField(node, "function");
+        const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+        if (name === "torch.cuda.is_available") return "cuda";
+        if (name === "torch.backends.mps.is_available") return "other";
+        return undefined;
+      }
+      case "attribute":
+      case "identifier": {
+        const name = lastName(this.text(node));
+        if (name === "is_cuda") return "cuda";
+        if (/^(is_|use_|on_)?(mps|cpu|xla|tpu)$/i.test(name)) return "other";
+        if (node.type !== "identifier") return undefined;
+        let kind: "cuda" | "other" | undefined;
+        this.assignedTest(node, raw, (value) => (kind = this.deviceTest(value)) !== undefined);
+        return kind;
+      }
+      case "comparison_operator": {
+        if (node.tokens.length !== 1 || node.children.length !== 2) return undefined;
+        const [left, right] = node.children;
+        const literal = [left, right].map((side) => (side.type === "string" ? this.text(side).replace(/^[rbuf]*["']|["']$/gi, "") : undefined));
+        const other = literal[0] !== undefined ? right : literal[1] !== undefined ? left : undefined;
+        const value = literal[0] ?? literal[1];
+        // Only a device's type or name is compared: `device.type`, `str(device)`, `args.device`.
+        if (!other || value === undefined || !/device|\.type$|^dev$/i.test(this.text(other))) return undefined;
+        const kind = value === "cuda" ? "cuda" : /^(cpu|mps|xla|tpu|xpu|npu|hpu)$/.test(value) ? "other" : undefined;
+        switch (node.tokens[0]) {
+          case "==":
+            return kind;
+          case "!=":
+            return flip(kind);
+          case "in":
+            // `"mps" in device.type`
+            return literal[0] !== undefined ? kind : undefined;
+          case "not in":
+            return literal[0] !== undefined ? flip(kind) : undefined;
+          default:
+            return undefined;
+        }
+      }
+      default:
+        return undefined;
+    }
   }
 
   /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
