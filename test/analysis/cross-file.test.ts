@@ -124,6 +124,32 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(links.calls.map((call) => [call.target, call.frequency]), [["meters.AverageMeter.update", "every step"]]);
     });
 
+    it("follows an instance into the function of this file it is passed to, and calls of the instance itself (`__call__`)", () => {
+      const links = linksOf(py`
+        import torch
+        from utils import NativeScaler
+
+
+        def train_one_epoch(model, loader, optimizer, loss_scaler, other=None):
+            for x in loader:
+                loss = model(x).mean()
+                loss_scaler(loss, optimizer)
+                loss_scaler.state_dict()
+                other.update()
+
+
+        def main(model, loader, optimizer):
+            loss_scaler = NativeScaler()
+            meter = NativeScaler()
+            train_one_epoch(model, loader, optimizer, loss_scaler, other=meter)
+      `);
+      assert.deepStrictEqual(links.calls.map((call) => [call.target, call.line]), [
+        ["utils.NativeScaler.__call__", 8],
+        ["utils.NativeScaler.state_dict", 9],
+        ["utils.NativeScaler.update", 10],
+      ]);
+    });
+
     it("lists no call from cold code, from a loop that is not a step loop, through a shadowing local name, or in a test file", () => {
       const cold = linksOf(py`
         from helpers import log_value, f

@@ -88,6 +88,28 @@ describe("hidden syncs in library calls", () => {
     assert.deepStrictEqual(lines(code, "item-in-hot-path"), [5, 6]);
   });
 
+  it("a scaler and an optimizer passed to the training function are what its callers in the file pass", () => {
+    const code = (scaler: string) => py`
+      import torch
+      from utils import NativeScaler
+      def train_one_epoch(model, loader, optimizer, fp16_scaler):
+          for x in loader:
+              fp16_scaler.scale(model(x).mean()).backward()
+              fp16_scaler.step(optimizer)
+              fp16_scaler.update()
+      def main(model, loader, params, use_fp16):
+          optimizer = torch.optim.AdamW(params)
+          fp16_scaler = None
+          if use_fp16:
+              fp16_scaler = ${scaler}
+          train_one_epoch(model, loader, optimizer, fp16_scaler=fp16_scaler)
+    `;
+    assert.deepStrictEqual(lines(code("torch.cuda.amp.GradScaler()"), "item-in-hot-path"), [6]);
+    assert.deepStrictEqual(lines(code("torch.cuda.amp.GradScaler(enabled=False)"), "item-in-hot-path"), []);
+    // Not a GradScaler: what its own methods do is for its file to say (cross-file hot paths).
+    assert.deepStrictEqual(lines(code("NativeScaler()"), "item-in-hot-path"), []);
+  });
+
   it("clip_grad_norm_ syncs only with error_if_nonfinite=True", () => {
     const code = py`
       import torch

@@ -14,6 +14,16 @@ ruleTester.run("blocking-host-to-device", {
       `,
     },
     {
+      name: "a tensor computed from a gradient lives where its parameter does: its `.to(device)` is no host copy",
+      code: py`
+        import torch
+        def clip_step(parameters, device):
+            for p in parameters:
+                total = p.grad.detach().abs().max().to(device)
+            norms = [torch.norm(q.grad.detach(), 2).to(device) for q in parameters]
+      `,
+    },
+    {
       name: "dtype conversion only",
       code: py`
         import torch

@@ -214,10 +214,11 @@ function calledThrough(name: SyntaxNode, text: string): { call: SyntaxNode; path
 }
 
 /**
- * The method calls on what `call` returns, when it is assigned to a name (`v = Cls()`, then `v.m()` where `v`
- * is that assignment's) or to an attribute of `self` (`self.v = Cls()`, then `self.v.m()` in the class).
+ * What is called on the object `call` returns, when it is assigned to a name (`v = Cls()`, then `v.m()` and
+ * `v()` where `v` is that assignment's, also once passed to a function of this file) or to an attribute of
+ * `self` (`self.v = Cls()`, then `self.v.m()` in the class).
  */
-function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): Array<{ call: SyntaxNode; name: string }> {
+function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[] {
   // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
   let value = call;
   while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
@@ -226,15 +227,13 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): Array<{ call: 
   const left = childByField(assignment, "left");
   const text = analysis.source.text;
   const root = analysis.tree.root;
-  const found: Array<{ call: SyntaxNode; name: string }> = [];
+  const found: InstanceCall[] = [];
   if (left?.type === "identifier") {
     const name = text.slice(left.start, left.end);
     const scope = scopeOf(call, analysis.scopes).node;
     for (const offset of occurrences(text, name, scope.start, scope.end)) {
       const node = nodeAt(root, offset);
-      if (node.type !== "identifier" || node.start !== offset) continue;
-      const method = methodCalled(node, text);
-      if (method && resolveBinding(name, offset, scopeOf(node, analysis.scopes))?.node === assignment) found.push(method);
+      if (node.type === "identifier" && node.start === offset && resolveBinding(name, offset, scopeOf(node, analysis.scopes))?.node === assignment) callsOnInstance(node, analysis, found, true);
     }
   } else if (left?.type === "attribute") {
     const object = childByField(left, "object");
@@ -245,14 +244,37 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): Array<{ call: 
     for (const offset of occurrences(text, "self", cls.start, cls.end)) {
       const node = nodeAt(root, offset);
       if (node.type !== "identifier" || node.field !== "object" || node.parent?.type !== "attribute") continue;
-      const selfAttribute = node.parent;
-      const attributeName = childByField(selfAttribute, "attribute");
-      if (!attributeName || text.slice(attributeName.start, attributeName.end) !== name) continue;
-      const method = methodCalled(selfAttribute, text);
-      if (method) found.push(method);
+      const attributeName = childByField(node.parent, "attribute");
+      if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, analysis, found, false);
     }
   }
   return found;
+}
+
+interface InstanceCall {
+  call: SyntaxNode;
+  name: string;
+}
+
+/**
+ * The calls made on the instance that `node` names: its methods (`v.m()`), itself (`v()` runs `__call__`), and,
+ * when `followArguments`, the same on the parameter of a function of this file that it is passed to (one hop:
+ * `loss_scaler = NativeScaler()`, `train_one_epoch(..., loss_scaler)`, then `loss_scaler(loss, optimizer)`).
+ */
+function callsOnInstance(node: SyntaxNode, analysis: FileAnalysis, found: InstanceCall[], followArguments: boolean): void {
+  const text = analysis.source.text;
+  const method = methodCalled(node, text);
+  if (method) return void found.push(method);
+  if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
+  if (!followArguments || node.type !== "identifier") return;
+  const call = node.parent?.type === "argument_list" ? node.parent.parent : node.parent?.type === "keyword_argument" && node.field === "value" ? node.parent.parent?.parent : undefined;
+  const fn = call?.type === "call" ? analysis.hotPaths.localFunction(call) : undefined;
+  const parameter = fn && analysis.hotPaths.parameterFor(fn, call!, node);
+  if (!fn || !parameter) return;
+  for (const offset of occurrences(text, parameter.name, fn.start, fn.end)) {
+    const use = nodeAt(analysis.tree.root, offset);
+    if (use.type === "identifier" && use.start === offset && resolveBinding(parameter.name, offset, scopeOf(use, analysis.scopes)) === parameter) callsOnInstance(use, analysis, found, false);
+  }
 }
 
 /** `receiver.m(...)`: the call and `m`. */

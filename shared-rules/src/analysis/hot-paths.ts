@@ -4,11 +4,11 @@
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
 import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
-import { TensorEvidence, positionalArguments } from "./tensor-evidence";
+import { TensorEvidence, keywordArgument, positionalArguments } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
-import { resolveBinding, scopeOf, Scopes } from "./scopes";
+import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
 
 export type LoopKind = "step" | "epoch" | "other";
@@ -282,6 +282,46 @@ export class HotPaths {
       }
     });
     return signature;
+  }
+
+  /**
+   * The expressions passed for a parameter at its function's call sites in this file (`f(x)`, `f(p=x)`,
+   * `self.f(x)` in its class), in source order: what the file says the parameter is. A call that passes it
+   * through `*args`/`**kwargs`, or not at all, gives nothing.
+   */
+  argumentsFor(parameter: Binding): SyntaxNode[] {
+    const fn = parameter.node.parent?.parent;
+    if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return [];
+    const index = positionalParameters(fn).indexOf(parameter.node) - this.implicitParameters(fn);
+    const found: SyntaxNode[] = [];
+    for (const call of this.callSitesOf(fn)) {
+      if (contains(fn, call)) continue;
+      const byPosition = index >= 0 && !passesSplat(call) ? positionalArguments(call)[index] : undefined;
+      const argument = keywordArgument(call, parameter.name, this.env.text) ?? byPosition;
+      if (argument) found.push(argument);
+    }
+    return found.sort((a, b) => a.start - b.start);
+  }
+
+  /** The parameter of `fn` that `argument` of `call` (a call of `fn`: `f(x)`, `f(p=x)`, `self.f(x)`) is passed for. */
+  parameterFor(fn: SyntaxNode, call: SyntaxNode, argument: SyntaxNode): Binding | undefined {
+    let name: string | undefined;
+    if (argument.parent?.type === "keyword_argument" && argument.field === "value") {
+      const key = childByField(argument.parent, "name");
+      name = key && this.text(key);
+    } else if (argument.parent?.type === "argument_list" && !passesSplat(call)) {
+      const parameter = positionalParameters(fn)[positionalArguments(call).indexOf(argument) + this.implicitParameters(fn)];
+      const nameNode = parameter && (parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier")));
+      name = nameNode && this.text(nameNode);
+    }
+    return name === undefined ? undefined : this.env.scopes.get(fn)?.bindings.get(name)?.find((binding) => binding.kind === "parameter");
+  }
+
+  /** `self.f(x)` binds `self` (or `cls`) itself: 1 for a method that is not static, else 0. */
+  private implicitParameters(fn: SyntaxNode): number {
+    const decorated = fn.parent?.type === "decorated_definition" ? fn.parent : undefined;
+    const isStatic = !!decorated?.children.some((d) => d.type === "decorator" && /staticmethod/.test(this.text(d)));
+    return enclosingClassOf(fn) && !isStatic ? 1 : 0;
   }
 
   /** Call sites of a local function (`f(...)`) or method (`self.f(...)`), gathered from every statement's index. */
@@ -657,7 +697,8 @@ export class HotPaths {
     return statements[0].children[0];
   }
 
-  private localFunction(call: SyntaxNode): SyntaxNode | undefined {
+  /** The function of this file that `call` calls (`f(...)`, or `self.f(...)` in `f`'s class), if one is. */
+  localFunction(call: SyntaxNode): SyntaxNode | undefined {
     const callee = childByField(call, "function");
     if (!callee) return undefined;
     if (callee.type === "identifier") {
@@ -965,6 +1006,21 @@ export class HotPaths {
     const text = this.text(node);
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
+}
+
+/** The parameters a call can pass by position, in order (`self` first for a method); keyword-only ones are not. */
+function positionalParameters(fn: SyntaxNode): SyntaxNode[] {
+  const parameters: SyntaxNode[] = [];
+  for (const node of childByField(fn, "parameters")?.children ?? []) {
+    if (node.type === "list_splat_pattern" || node.type === "keyword_separator" || node.type === "dictionary_splat_pattern") break;
+    if (node.type !== "positional_separator") parameters.push(node);
+  }
+  return parameters;
+}
+
+/** The call passes `*args` or `**kwargs`: its positions say nothing certain. */
+function passesSplat(call: SyntaxNode): boolean {
+  return !!childByField(call, "arguments")?.children.some((argument) => argument.type === "list_splat" || argument.type === "dictionary_splat");
 }
 
 /** `n % d == 0`, `0 == n % d`, `not n % d`. */

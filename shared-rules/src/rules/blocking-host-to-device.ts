@@ -61,12 +61,33 @@ export const blockingHostToDevice: Rule = {
 
     /**
      * Is the receiver host memory? Batches and CPU tensors are; a value without evidence counts only inside a
-     * loop (where it is usually a batch), not in `forward`, where `.to(x.device)` is usually a no-op.
+     * loop (where it is usually a batch), not in `forward`, where `.to(x.device)` is usually a no-op, and not
+     * when it is computed from a gradient, which lives where its parameter does.
      */
     function isHostData(node: SyntaxNode, receiver: SyntaxNode): boolean {
       const kind = context.analysis.tensorEvidence(receiver).kind;
       if (kind === "cpu" || kind === "batch" || kind === "numpy") return true;
-      if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop;
+      if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver);
+      return false;
+    }
+
+    /** `p.grad`, `p.grad.detach().abs().max()`, `torch.norm(p.grad.detach(), 2)`: a gradient or computed from one. */
+    function fromGradient(raw: SyntaxNode): boolean {
+      let node = unparenthesized(raw);
+      for (let depth = 0; depth < 8; depth++) {
+        if (node.type === "attribute") {
+          if (context.text(childByField(node, "attribute")!) === "grad") return true;
+          node = childByField(node, "object")!;
+        } else if (node.type === "call") {
+          const callee = childByField(node, "function")!;
+          // A method of the value (`.detach()`), or a function of its first argument (`torch.norm(g, 2)`).
+          const first = positional(node)[0];
+          if (callee.type === "attribute" && !/^(torch|F|np)$/.test(context.text(childByField(callee, "object")!))) node = childByField(callee, "object")!;
+          else if (first) node = unparenthesized(first);
+          else return false;
+        } else if (node.type === "subscript") node = childByField(node, "value")!;
+        else return false;
+      }
       return false;
     }
 

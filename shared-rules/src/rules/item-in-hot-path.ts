@@ -43,7 +43,8 @@ export const itemInHotPath: Rule = {
         "`GradScaler.step(optimizer)` hides one `.item()` per device unless the optimizer is fused: it is reported when the optimizer is a `torch.optim` " +
         "optimizer made in the same file without `fused=True`, or when it comes from elsewhere and the scaler is surely on (made in the file without " +
         "`enabled=`, or with `enabled=True`); a scaler made with `enabled=<expression>`, or passed in and named like one, is reported with that condition " +
-        "in the message. `get_scale()` and `state_dict()` read the scale on every call.",
+        "in the message. A scaler or an optimizer that a parameter receives is what the first call of its function in the same file passes. " +
+        "`get_scale()` and `state_dict()` read the scale on every call.",
       example: [
         "for step, (x, y) in enumerate(loader):",
         "    loss = criterion(model(x.cuda(non_blocking=True)), y.cuda(non_blocking=True))",
@@ -124,8 +125,9 @@ export const itemInHotPath: Rule = {
 
 /**
  * Is `receiver` a `GradScaler`? "enabled": made in this file (or assigned to `self.scaler`) without `enabled=`
- * or with `enabled=True`; "conditional": made with `enabled=<expression>` (off in bf16 runs); "named": made
- * elsewhere (a parameter, another module's helper) and named like one (`scaler`, `grad_scaler`, `loss_scaler`).
+ * or with `enabled=True` (also when passed to the function whose parameter it is); "conditional": made with
+ * `enabled=<expression>` (off in bf16 runs); "named": made elsewhere (a parameter no call in this file passes,
+ * another module's helper) and named like one (`scaler`, `grad_scaler`, `loss_scaler`).
  */
 function gradScaler(receiver: SyntaxNode, context: RuleContext, depth = 0): "enabled" | "conditional" | "named" | undefined {
   const made = assignedValue(receiver, context);
@@ -150,8 +152,9 @@ const SCALER_NAME = /^(_?(grad|loss|amp)_?)?scaler$/i;
  * The optimizer given to `scaler.step(...)`: "fused" when made in this file with `fused=` (GradScaler then
  * skips its `.item()`), "unfused" when made here as a `torch.optim` optimizer without it, else "unknown".
  */
-function optimizerFusion(optimizer: SyntaxNode, context: RuleContext): "fused" | "unfused" | "unknown" {
+function optimizerFusion(optimizer: SyntaxNode, context: RuleContext, depth = 0): "fused" | "unfused" | "unknown" {
   const made = assignedValue(optimizer, context);
+  if (made && (made.type === "identifier" || made.type === "attribute") && depth < 4) return optimizerFusion(made, context, depth + 1);
   if (made?.type !== "call") return "unknown";
   const fused = keyword(made, "fused", context);
   if (fused && context.text(fused) !== "False") return "fused";
@@ -159,11 +162,15 @@ function optimizerFusion(optimizer: SyntaxNode, context: RuleContext): "fused" |
   return /^torch\.optim\.[A-Z]\w*$/.test(name) ? "unfused" : "unknown";
 }
 
-/** The expression last assigned to a name (`scaler`) or to a `self.` attribute (`self.scaler`) of this file. */
+/**
+ * The expression last assigned to a name (`scaler`) or to a `self.` attribute (`self.scaler`) of this file; for
+ * a parameter, what the first call of its function in this file passes (`train_one_epoch(..., scaler)`).
+ */
 function assignedValue(node: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
   const target = unparenthesized(node);
   if (target.type === "identifier") {
     const binding = resolveBinding(context.text(target), target.start, scopeOf(target, context.analysis.scopes));
+    if (binding?.kind === "parameter") return context.analysis.hotPaths.argumentsFor(binding)[0];
     return binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
   }
   if (target.type === "attribute" && context.text(childByField(target, "object")!) === "self") {
