@@ -88,7 +88,9 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
       const known = entries.get(name);
       if (known) {
-        if (call.gpu && !known.gpu) entries.set(name, { ...known, gpu: true });
+        // Another hot caller: what the first passes no longer tells what the function receives.
+        const { arguments: _passed, ...rest } = known;
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -98,6 +100,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         reason: call.reason,
         ...(call.compiled === "torch.compile" ? { compiled: call.compiled } : {}),
         gpu: call.gpu,
+        ...(call.repeated ? {} : { arguments: call.arguments }),
       });
     }
   }

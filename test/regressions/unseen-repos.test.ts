@@ -230,6 +230,56 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code).map((f) => [f.rule, f.line]), [["item-in-hot-path", 20], ["item-in-hot-path", 22], ["item-in-hot-path", 24]]);
   });
 
+  it("a branch on a parameter that the one hot call fixes to a literal (or leaves at its default) never runs on that call", () => {
+    const code = py`
+      import torch
+      def generate(model, idx, steps, do_sample=False, top_k=None, greedy=True):
+          for _ in range(steps):
+              probs = model(idx).softmax(-1)
+              if do_sample:
+                  nxt = torch.multinomial(probs, num_samples=1)
+              else:
+                  nxt = probs.argmax(-1, keepdim=True)
+              if top_k is not None:
+                  print(probs.max().item())
+              if not greedy:
+                  print(probs.min().item())
+              idx = torch.cat((idx, nxt), dim=1)
+              print(idx.sum().item())
+          return idx
+      def evaluate(model, loader, device):
+          for x in loader:
+              x = x.to(device, non_blocking=True)
+              out = generate(model, x, 10, greedy=False)
+    `;
+    // do_sample and top_k keep their defaults; greedy=False makes `if not greedy:` run.
+    assert.deepStrictEqual(findings(code).map((f) => [f.rule, f.line]), [["item-in-hot-path", 12], ["item-in-hot-path", 14]]);
+    const twoCallers = code + "          out = generate(model, x, 10, do_sample=True)\n";
+    assert.ok(findings(twoCallers).some((f) => f.rule === "data-dependent-shape" && f.line === 6), "with two callers, the branch may run");
+  });
+
+  it("code after a `return`, `raise`, `continue` or `assert False` in its block never runs", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, device):
+          for x in loader:
+              x = x.to(device, non_blocking=True)
+              loss = model(x).mean()
+              loss.backward()
+              optimizer.step()
+              if loss.isnan().any():
+                  continue
+              print(loss.item())
+              if False:
+                  assert False, "WIP"
+                  print(loss.item())
+      def dropped_step(x: torch.Tensor):
+          raise NotImplementedError
+          return x.item()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.rule, f.line]), [["implicit-host-read", 8], ["item-in-hot-path", 10]]);
+  });
+
   it("a plain class named like a model builds an object, and `Encoder(...)` constructs a module, not its output", () => {
     const code = py`
       import torch

@@ -6,8 +6,8 @@
  */
 import { SyntaxNode, childByField, nodeAt } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
-import type { CompiledRegion, SiteContext } from "./hot-paths";
-import { enclosingClassOf } from "./hot-paths";
+import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
+import { enclosingClassOf, passedArguments } from "./hot-paths";
 import { Binding, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 
@@ -20,6 +20,8 @@ export interface HotEntry {
   compiled?: CompiledRegion;
   /** The caller's values may be assumed to live on a GPU. */
   gpu: boolean;
+  /** What the call passes, when it is the function's only hot caller in the project. */
+  arguments?: PassedArguments;
 }
 
 /** A file's hot entries, by the name of the function in the file: `all_reduce_mean`, `MetricLogger.update`. */
@@ -35,6 +37,10 @@ export interface ProjectCall {
   reason: string;
   compiled?: CompiledRegion;
   gpu: boolean;
+  /** What the call passes (`passedArguments`). */
+  arguments: PassedArguments;
+  /** This file calls the callee from a hot path more than once. */
+  repeated?: boolean;
 }
 
 export interface ModuleLinks {
@@ -103,7 +109,11 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   const byTarget = new Map<string, ProjectCall>();
 
   const record = (call: SyntaxNode, target: string) => {
-    if (byTarget.has(target)) return;
+    const known = byTarget.get(target);
+    if (known) {
+      if (analysis.contextOf(call).hot) known.repeated = true;
+      return;
+    }
     const site: SiteContext = analysis.contextOf(call);
     // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
     // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
@@ -117,6 +127,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       reason: site.reason,
       ...(site.compiled ? { compiled: site.compiled } : {}),
       gpu: analysis.assumesGpu(call),
+      arguments: passedArguments(call, text),
     });
   };
 

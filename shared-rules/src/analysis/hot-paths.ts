@@ -33,6 +33,33 @@ export interface SiteContext {
   plainLoop?: boolean;
   /** Hot because another file calls it from a site whose values may be assumed to live on a GPU. */
   gpuCaller?: boolean;
+  /** What the one call that makes this function hot passes (its only hot caller's), for the function's branches. */
+  arguments?: PassedArguments;
+}
+
+/** What a call passes, as far as the callee's branches can use it. */
+export interface PassedArguments {
+  /** How many positional arguments. */
+  positional: number;
+  /** Keyword arguments: the literal (`False`, `None`, `3`, `"cpu"`), or null for any other expression. */
+  keywords: Record<string, string | null>;
+  /** It passes `*args` or `**kwargs`: nothing is known of the parameters they may fill. */
+  spread: boolean;
+}
+
+const LITERAL_TYPES = new Set(["true", "false", "none", "integer", "float", "string"]);
+
+export function passedArguments(call: SyntaxNode, text: string): PassedArguments {
+  const passed: PassedArguments = { positional: 0, keywords: {}, spread: false };
+  for (const argument of childByField(call, "arguments")?.children ?? []) {
+    if (argument.type === "list_splat" || argument.type === "dictionary_splat") passed.spread = true;
+    else if (argument.type === "keyword_argument") {
+      const name = childByField(argument, "name");
+      const value = childByField(argument, "value");
+      if (name && value) passed.keywords[text.slice(name.start, name.end)] = LITERAL_TYPES.has(value.type) ? text.slice(value.start, value.end) : null;
+    } else passed.positional++;
+  }
+  return passed;
 }
 
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
@@ -105,6 +132,12 @@ export class HotPaths {
           const exit = last.type === "raise_statement" ? "raising" : `\`${this.text(childByField(last.children[0], "function")!)}()\``;
           return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
         }
+      }
+      const constant = this.constantBranch(ancestor, child, depth);
+      if (constant) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), constant);
+      if (ancestor.type === "block") {
+        const exit = this.exitBefore(ancestor, child);
+        if (exit) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it never runs: the statement at line ${this.line(exit)} leaves its block before it`);
       }
       // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
       const deviceTest = this.nonCudaBranchTest(ancestor, child);
@@ -224,8 +257,8 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
-    for (const call of this.callSitesOf(fn)) {
-      if (contains(fn, call)) continue;
+    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    for (const call of calls) {
       const caller = this.contextOf(call, depth + 1);
       if (caller.hot) {
         return {
@@ -237,6 +270,8 @@ export class HotPaths {
           // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
           plainLoop: caller.plainLoop,
           gpuCaller: caller.gpuCaller,
+          // With several callers, what one of them passes says nothing of the others'.
+          arguments: calls.length === 1 ? passedArguments(call, this.env.text) : undefined,
         };
       }
     }
@@ -250,6 +285,7 @@ export class HotPaths {
         reason: `${label} is called from a hot path in another file: ${entry.reason}`,
         compiled: entry.compiled,
         gpuCaller: entry.gpu,
+        arguments: entry.arguments,
       };
     }
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
@@ -464,6 +500,73 @@ export class HotPaths {
     const last = body?.children[body.children.length - 1];
     if (!body || !last || !(last.type === "return_statement" || last.type === "break_statement" || this.endsRun(last))) return false;
     return !this.someDirectNode(loop, (node) => node.type === "continue_statement", true);
+  }
+
+  /**
+   * Why `child`, a branch of `ancestor`, never runs on the call that makes its function hot: the branch tests a
+   * parameter (`if do_sample:`, `if not fast:`, `if mask is None:`) that the call fixes to a literal, by keyword
+   * or by leaving the parameter's default (`generate(x, do_sample=False)`).
+   */
+  private constantBranch(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
+    let statement = ancestor;
+    let taken: boolean;
+    if (ancestor.type === "if_statement" || ancestor.type === "elif_clause") {
+      if (child.field !== "consequence") return undefined;
+      taken = true;
+    } else if (ancestor.type === "else_clause" && ancestor.parent?.type === "if_statement" && ancestor.parent.children.every((c) => c.type !== "elif_clause")) {
+      statement = ancestor.parent;
+      taken = false;
+    } else return undefined;
+    const condition = childByField(statement, "condition");
+    const fn = enclosingFunctionOf(statement);
+    if (!condition || !fn) return undefined;
+    const test = this.parameterTest(condition);
+    if (!test) return undefined;
+    const binding = this.env.scopes.get(fn)?.bindings.get(test.name)?.find((b) => b.kind === "parameter");
+    const resolved = binding && resolveBinding(test.name, condition.start, scopeOf(condition, this.env.scopes)) === binding ? binding : undefined;
+    const passed = resolved && this.functionContext(fn, depth).arguments;
+    const value = resolved && passed ? this.parameterValue(fn, resolved, passed) : undefined;
+    if (value === undefined) return undefined;
+    const holds = test.kind === "truthy" ? isTruthyLiteral(value) : test.kind === "falsy" ? !isTruthyLiteral(value) : test.kind === "none" ? value === "None" : value !== "None";
+    if (holds === taken) return undefined;
+    const how = test.name in passed!.keywords ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
+    return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
+  }
+
+  /** `p`, `not p`, `p is None`, `p is not None` on a bare name. */
+  private parameterTest(raw: SyntaxNode): { name: string; kind: "truthy" | "falsy" | "none" | "not-none" } | undefined {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier") return { name: this.text(node), kind: "truthy" };
+    if (node.type === "not_operator") {
+      const argument = unparenthesized(childByField(node, "argument") ?? node.children[0]);
+      return argument?.type === "identifier" ? { name: this.text(argument), kind: "falsy" } : undefined;
+    }
+    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[0].type === "identifier" && node.children[1].type === "none") {
+      const operator = node.tokens.join(" ");
+      if (operator === "is") return { name: this.text(node.children[0]), kind: "none" };
+      if (operator === "is not") return { name: this.text(node.children[0]), kind: "not-none" };
+    }
+    return undefined;
+  }
+
+  /** The literal a parameter has on a call that passes `passed`; undefined when it is not known to be one. */
+  private parameterValue(fn: SyntaxNode, parameter: Binding, passed: PassedArguments): string | undefined {
+    if (passed.spread) return undefined;
+    if (Object.prototype.hasOwnProperty.call(passed.keywords, parameter.name)) return passed.keywords[parameter.name] ?? undefined;
+    const index = positionalParameters(fn).indexOf(parameter.node) - this.implicitParameters(fn);
+    if (index < 0 || index < passed.positional) return undefined;
+    const fallback = parameter.defaultValue;
+    return fallback && LITERAL_TYPES.has(fallback.type) ? this.text(fallback) : undefined;
+  }
+
+  /** A `return`, `raise`, `break`, `continue` or `assert False` before `child` in `block`: what follows is dead code. */
+  private exitBefore(block: SyntaxNode, child: SyntaxNode): SyntaxNode | undefined {
+    for (const statement of block.children) {
+      if (statement.start >= child.start) return undefined;
+      if (statement.type === "return_statement" || statement.type === "raise_statement" || statement.type === "break_statement" || statement.type === "continue_statement") return statement;
+      if (statement.type === "assert_statement" && statement.children[0]?.type === "false") return statement;
+    }
+    return undefined;
   }
 
   /** If `child` is the branch of `ancestor` taken only when the device is not CUDA, the test that says so. */
@@ -1008,6 +1111,10 @@ export class HotPaths {
   }
 }
 
+function isTruthyLiteral(literal: string): boolean {
+  return !/^(False|None|0|0\.0*|[rbuf]*""|[rbuf]*'')$/i.test(literal);
+}
+
 /** The parameters a call can pass by position, in order (`self` first for a method); keyword-only ones are not. */
 function positionalParameters(fn: SyntaxNode): SyntaxNode[] {
   const parameters: SyntaxNode[] = [];
@@ -1057,6 +1164,8 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.type !== "comparison_operator" || node.children.length !== 2) return false;
   const [left, right] = node.children.map(unparenthesized);
   if (node.tokens.join(" ") === "is" && right.type === "none" && (left.type === "attribute" || left.type === "identifier")) return true;
+  // `if "step" not in state:` fills an optimizer's state on its first step.
+  if (node.tokens.join(" ") === "not in" && left.type === "string") return true;
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
