@@ -621,7 +621,7 @@ export class HotPaths {
         const value = literal[0] ?? literal[1];
         // Only a device's type or name is compared: `device.type`, `str(device)`, `args.device`.
         if (!other || value === undefined || !/device|\.type$|^dev$/i.test(this.text(other))) return undefined;
-        const kind = value === "cuda" ? "cuda" : /^(cpu|mps|xla|tpu|xpu|npu|hpu)$/.test(value) ? "other" : undefined;
+        const kind = value === "cuda" ? "cuda" : /^(cpu|mps|xla|tpu|xpu|npu|hpu|mlu|musa|neuron|ipu)$/.test(value) ? "other" : undefined;
         switch (node.tokens[0]) {
           case "==":
             return kind;
