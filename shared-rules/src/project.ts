@@ -89,8 +89,9 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const known = entries.get(name);
       if (known) {
         // Another hot caller: what the first passes no longer tells what the function receives.
-        const { arguments: _passed, ...rest } = known;
-        entries.set(name, { ...rest, gpu: known.gpu || call.gpu });
+        const { arguments: _passed, tensorFree: _tensorFree, ...rest } = known;
+        const tensorFree = known.tensorFree && !call.tensors;
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}) });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -101,6 +102,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         ...(call.compiled === "torch.compile" ? { compiled: call.compiled } : {}),
         gpu: call.gpu,
         ...(call.repeated ? {} : { arguments: call.arguments }),
+        ...(call.tensors ? {} : { tensorFree: true }),
       });
     }
   }

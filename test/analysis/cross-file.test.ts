@@ -339,6 +339,27 @@ describe("cross-file hot paths", () => {
       assert.match(finding.message, /in `Sampler\.sample\(\)`, which `train\.py` calls at line 9 in the step loop of `train\(\)` \(line 7\)/);
     });
 
+    it("a branch for tensors (`if isinstance(v, torch.Tensor):`) is not hot when every hot caller passes numbers", async () => {
+      const engine = (extra: string) => py`
+        import torch
+        import util.misc as utils
+
+
+        def train_one_epoch(model, loader, optimizer, device):
+            logger = utils.MetricLogger()
+            for samples in loader:
+                loss = model(samples.to(device, non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                logger.update(loss=loss.item(), lr=optimizer.param_groups[0]["lr"])
+                ${extra}
+      `;
+      const numbers = await lintInMemory({ "engine.py": engine("logger.update(count=3)"), "util/__init__.py": "", "util/misc.py": MISC });
+      assert.deepStrictEqual(numbers("util/misc.py").findings.map((f) => f.line), []);
+      const tensors = await lintInMemory({ "engine.py": engine("logger.update(**losses)"), "util/__init__.py": "", "util/misc.py": MISC });
+      assert.deepStrictEqual(tensors("util/misc.py").findings.map((f) => f.line), [8]);
+    });
+
     it("does not make a function with a step loop of its own hot: its caller's loop runs it once per pass", async () => {
       const result = await lintInMemory({
         "main.py": py`

@@ -695,6 +695,19 @@ describe("FileAnalysis", () => {
       assert.strictEqual(kindAt(a, "model", 1, "identifier"), "module");
     });
 
+    it("`.item()` of anything is a Python number, and so is an optimizer's hyperparameter", () => {
+      const a = analyse(py`
+        import torch
+        def log(value, optimizer, metrics):
+            number = value.item()
+            lr = optimizer.param_groups[0]["lr"]
+            chosen = metrics.item(3)
+      `);
+      assert.strictEqual(kindAt(a, "value.item()"), "scalar");
+      assert.strictEqual(kindAt(a, 'optimizer.param_groups[0]["lr"]'), "scalar");
+      assert.strictEqual(kindAt(a, "metrics.item(3)"), "unknown");
+    });
+
     it("enumerate counters, zip and tqdm wrappers", () => {
       const a = analyse(py`
         import torch

@@ -104,13 +104,16 @@ describe("regressions from the engine review", () => {
       import torch
       def train(model, loader, device):
           for x in loader:
-              loss = model(x.to(device, non_blocking=True)).mean())
+              loss = model(x.to(device, non_blocking=True)).mean()
+              other = model(x).mean())
               v = loss.item()
     `;
+    // (A stray `)` at the end of `loss = ...` itself would chain it onto the next line in tree-sitter's recovery,
+    // `loss = <error> v = loss.item()`, which makes `loss` a number.)
     const result = lint(code, ["item-in-hot-path"]);
     assert.strictEqual(result.problems.filter((p) => p.kind === "parse-error").length, 1);
-    assert.strictEqual(result.problems[0].line, 4);
-    assert.deepStrictEqual(result.findings.map((f) => f.line), [5]);
+    assert.strictEqual(result.problems[0].line, 5);
+    assert.deepStrictEqual(result.findings.map((f) => f.line), [6]);
     assert.strictEqual(lint("x = (1,\n", ["item-in-hot-path"]).problems.filter((p) => p.kind === "parse-error").length, 1);
   });
 

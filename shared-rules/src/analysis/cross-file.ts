@@ -22,6 +22,8 @@ export interface HotEntry {
   gpu: boolean;
   /** What the call passes, when it is the function's only hot caller in the project. */
   arguments?: PassedArguments;
+  /** No hot caller passes anything that may be a tensor (every argument a number, a string, an array...). */
+  tensorFree?: boolean;
 }
 
 /** A file's hot entries, by the name of the function in the file: `all_reduce_mean`, `MetricLogger.update`. */
@@ -41,6 +43,8 @@ export interface ProjectCall {
   arguments: PassedArguments;
   /** This file calls the callee from a hot path more than once. */
   repeated?: boolean;
+  /** Some hot call of the callee in this file passes something that may be a tensor. */
+  tensors: boolean;
 }
 
 export interface ModuleLinks {
@@ -111,7 +115,10 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   const record = (call: SyntaxNode, target: string) => {
     const known = byTarget.get(target);
     if (known) {
-      if (analysis.contextOf(call).hot) known.repeated = true;
+      const again = analysis.contextOf(call);
+      if (!again.hot || again.plainLoop) return;
+      known.repeated = true;
+      known.tensors ||= passesTensors(call, analysis);
       return;
     }
     const site: SiteContext = analysis.contextOf(call);
@@ -128,6 +135,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       ...(site.compiled ? { compiled: site.compiled } : {}),
       gpu: analysis.assumesGpu(call),
       arguments: passedArguments(call, text),
+      tensors: passesTensors(call, analysis),
     });
   };
 
@@ -195,6 +203,18 @@ function importableFunctions(root: SyntaxNode, text: string): Record<string, str
     visit(className);
   }
   return functions;
+}
+
+/** Kinds of value that are never tensors, nor hold them. */
+const NOT_TENSORS = new Set(["scalar", "numpy", "namespace", "module", "loader", "device-loader", "self"]);
+
+/** Whether any argument of `call` (spread ones too) may be a tensor or hold one. */
+function passesTensors(call: SyntaxNode, analysis: FileAnalysis): boolean {
+  for (const argument of childByField(call, "arguments")?.children ?? []) {
+    const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument.type === "list_splat" || argument.type === "dictionary_splat" ? argument.children[0] : argument;
+    if (!value || !NOT_TENSORS.has(analysis.tensorEvidence(value).kind)) return true;
+  }
+  return false;
 }
 
 /** `name` as a whole word (not an attribute's name) between `from` and `to`. */

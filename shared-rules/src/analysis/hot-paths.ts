@@ -35,6 +35,8 @@ export interface SiteContext {
   gpuCaller?: boolean;
   /** What the one call that makes this function hot passes (its only hot caller's), for the function's branches. */
   arguments?: PassedArguments;
+  /** No call that makes this function hot (from other files) passes anything that may be a tensor. */
+  tensorFree?: boolean;
 }
 
 /** What a call passes, as far as the callee's branches can use it. */
@@ -133,7 +135,7 @@ export class HotPaths {
           return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
         }
       }
-      const constant = this.constantBranch(ancestor, child, depth);
+      const constant = this.constantBranch(ancestor, child, depth) ?? this.tensorOnlyBranch(ancestor, child, depth);
       if (constant) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), constant);
       if (ancestor.type === "block") {
         const exit = this.exitBefore(ancestor, child);
@@ -286,6 +288,7 @@ export class HotPaths {
         compiled: entry.compiled,
         gpuCaller: entry.gpu,
         arguments: entry.arguments,
+        tensorFree: entry.tensorFree,
       };
     }
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
@@ -531,6 +534,38 @@ export class HotPaths {
     if (holds === taken) return undefined;
     const how = test.name in passed!.keywords ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
     return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
+  }
+
+  /**
+   * Why `child`, the branch of `if isinstance(v, torch.Tensor):` (or `torch.is_tensor(v)`) on a value the function
+   * was given, never runs: the calls that make the function hot pass no tensors (`logger.update(loss=loss.item())`).
+   */
+  private tensorOnlyBranch(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
+    if ((ancestor.type !== "if_statement" && ancestor.type !== "elif_clause") || child.field !== "consequence") return undefined;
+    const condition = childByField(ancestor, "condition");
+    const test = condition && unparenthesized(condition);
+    if (test?.type !== "call") return undefined;
+    const callee = this.env.evidence.qualifiedName(childByField(test, "function")!);
+    const [value, type] = positionalArguments(test);
+    const isTensorTest = (callee === "isinstance" && !!type && /^torch\.(Tensor|\w+Tensor)$/.test(this.env.evidence.qualifiedName(type) ?? "")) || (callee === "torch.is_tensor" && !!value);
+    const fn = enclosingFunctionOf(ancestor);
+    if (!isTensorTest || !value || !fn || !this.fromParameters(value, fn) || !this.functionContext(fn, depth).tensorFree) return undefined;
+    return `it runs only for a tensor (the test at line ${this.line(condition!)}), and the calls that make ${this.functionLabel(fn)} hot pass none`;
+  }
+
+  /** `v` is a parameter, or a name bound by a loop over an expression of parameters (`for k, v in kwargs.items()`). */
+  private fromParameters(raw: SyntaxNode, fn: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    if (binding?.kind === "parameter") return binding.node.parent?.parent === fn;
+    if (binding?.kind !== "for" || !binding.value || enclosingFunctionOf(binding.node) !== fn) return false;
+    // The names `fn` takes, `*args` and `**kwargs` included.
+    const parameters = (childByField(fn, "parameters")?.children ?? []).map((parameter) => {
+      const name = parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier"));
+      return name ? this.text(name) : "";
+    });
+    return identifiersIn(binding.value, this.env.text).some((name) => parameters.includes(name));
   }
 
   /** `p`, `not p`, `p is None`, `p is not None` on a bare name. */

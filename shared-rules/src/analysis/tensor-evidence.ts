@@ -568,6 +568,8 @@ export class TensorEvidence {
       return this.afterDeviceMethod(node, method, receiverEvidence);
     }
     if (kind === "numpy") return method === "item" ? evidence("scalar", "a NumPy scalar") : evidence("numpy", receiverEvidence.reason);
+    // Whatever has `.item()` (a tensor, a NumPy array), it returns a Python number.
+    if (kind === "unknown" && method === "item" && positionalArguments(node).length === 0) return evidence("scalar", "the result of `.item()`");
     if (kind === "unknown" && (TORCH_ONLY_METHODS.has(method) || method === "to" || method === "cpu")) {
       return this.afterDeviceMethod(node, method, evidence("tensor", `\`${this.text(receiver)}\` has tensor methods`));
     }
@@ -710,6 +712,10 @@ export class TensorEvidence {
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");
     if (!value) return UNKNOWN;
+    // `optimizer.param_groups[0]["lr"]`: a hyperparameter, a Python number by convention.
+    const group = unparenthesized(value);
+    const groups = group.type === "subscript" ? unparenthesized(childByField(group, "value") ?? group) : undefined;
+    if (groups?.type === "attribute" && this.text(childByField(groups, "attribute")!) === "param_groups") return evidence("scalar", "an optimizer's hyperparameter");
     const owner = this.of(value);
     if (isTensorKind(owner.kind)) return owner;
     if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
