@@ -28,6 +28,25 @@ const OPTIONS: Array<{ name: string; options: LintOptions | undefined }> = [
   { name: "strict, unused suppressions", options: { config: STRICT, filePath: `${ROOT}/train.py`, reportUnusedSuppressions: true } },
   { name: "extra step function helper_b, severities, no tensor-formatting", options: { config: CUSTOM, filePath: `${ROOT}/train.py`, reportUnusedSuppressions: true } },
   { name: "a test file", options: { config: RECOMMENDED, filePath: `${ROOT}/tests/test_train.py`, reportUnusedSuppressions: true } },
+  {
+    // helper_a and helper_b are called from hot paths of other files (`lintProject`); helper_b with `step=0` left at its default, and no tensors.
+    name: "hot entries from other files",
+    options: {
+      config: RECOMMENDED,
+      filePath: `${ROOT}/train.py`,
+      hotEntries: {
+        helper_a: { where: "which `engine.py` calls at line 3 in the step loop of `fit()` (line 2)", frequency: "every step", reason: "the loop at line 2 iterates over batches of data", gpu: true },
+        helper_b: {
+          where: "which `engine.py` calls at line 9 in `forward()`",
+          frequency: "on every forward pass",
+          reason: "`forward` runs once per step",
+          gpu: false,
+          arguments: { positional: 1, keywords: {}, spread: false },
+          tensorFree: true,
+        },
+      },
+    },
+  },
   { name: "no options", options: undefined },
 ];
 
