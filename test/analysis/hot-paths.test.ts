@@ -702,9 +702,18 @@ describe("FileAnalysis", () => {
             number = value.item()
             lr = optimizer.param_groups[0]["lr"]
             chosen = metrics.item(3)
+            max_lr = 0.0
+            for group in optimizer.param_groups:
+                max_lr = max(max_lr, group["lr"])
+            for entry in metrics:
+                other = entry["lr"]
+            last = max_lr
       `);
       assert.strictEqual(kindAt(a, "value.item()"), "scalar");
       assert.strictEqual(kindAt(a, 'optimizer.param_groups[0]["lr"]'), "scalar");
+      assert.strictEqual(kindAt(a, 'group["lr"]'), "scalar");
+      assert.strictEqual(kindAt(a, "max_lr", 3, "identifier"), "scalar");
+      assert.strictEqual(kindAt(a, 'entry["lr"]'), "unknown");
       assert.strictEqual(kindAt(a, "metrics.item(3)"), "unknown");
     });
 

@@ -712,9 +712,14 @@ export class TensorEvidence {
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");
     if (!value) return UNKNOWN;
-    // `optimizer.param_groups[0]["lr"]`: a hyperparameter, a Python number by convention.
+    // `optimizer.param_groups[0]["lr"]`, `group["lr"]` in `for group in optimizer.param_groups`: a hyperparameter,
+    // a Python number by convention.
     const group = unparenthesized(value);
-    const groups = group.type === "subscript" ? unparenthesized(childByField(group, "value") ?? group) : undefined;
+    let groups = group.type === "subscript" ? unparenthesized(childByField(group, "value") ?? group) : undefined;
+    if (group.type === "identifier") {
+      const binding = resolveBinding(this.text(group), group.start, scopeOf(group, this.env.scopes));
+      if (binding?.kind === "for" && binding.unpackPath.length === 0 && binding.value) groups = unparenthesized(binding.value);
+    }
     if (groups?.type === "attribute" && this.text(childByField(groups, "attribute")!) === "param_groups") return evidence("scalar", "an optimizer's hyperparameter");
     const owner = this.of(value);
     if (isTensorKind(owner.kind)) return owner;
