@@ -113,19 +113,17 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   const byTarget = new Map<string, ProjectCall>();
 
   const record = (call: SyntaxNode, target: string) => {
-    const known = byTarget.get(target);
-    if (known) {
-      const again = analysis.contextOf(call);
-      if (!again.hot || again.plainLoop) return;
-      known.repeated = true;
-      known.tensors ||= passesTensors(call, analysis);
-      return;
-    }
     const site: SiteContext = analysis.contextOf(call);
     // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
     // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
     // too far from that evidence to be judged by it.
     if (!site.hot || site.plainLoop) return;
+    const known = byTarget.get(target);
+    if (known) {
+      known.repeated = true;
+      known.tensors ||= passesTensors(call, analysis);
+      return;
+    }
     byTarget.set(target, {
       target,
       line: analysis.source.position(call.start).line + 1,
@@ -150,10 +148,8 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       imports[name] = target;
     }
     if (targets.size === 0) return;
-    for (const offset of occurrences(text, name, 0, text.length)) {
-      const node = nodeAt(root, offset);
-      if (node.type !== "identifier" || node.start !== offset || node.end !== offset + name.length) continue;
-      const binding = resolveBinding(name, offset, scopeOf(node, analysis.scopes));
+    for (const node of identifiersNamed(analysis, name, root)) {
+      const binding = resolveBinding(name, node.start, scopeOf(node, analysis.scopes));
       const target = binding && targets.get(binding);
       if (!target) continue;
       const called = calledThrough(node, text);
@@ -217,12 +213,17 @@ function passesTensors(call: SyntaxNode, analysis: FileAnalysis): boolean {
   return false;
 }
 
-/** `name` as a whole word (not an attribute's name) between `from` and `to`. */
-function* occurrences(text: string, name: string, from: number, to: number): Generator<number> {
-  for (let at = text.indexOf(name, from); at >= 0 && at < to; at = text.indexOf(name, at + name.length)) {
+/**
+ * The identifiers `name` inside `within` (not an attribute's name: no `.` before it), found by searching the text
+ * rather than walking the tree: a file mentions most of its imports a few times in thousands of nodes.
+ */
+function* identifiersNamed(analysis: FileAnalysis, name: string, within: SyntaxNode): Generator<SyntaxNode> {
+  const text = analysis.source.text;
+  for (let at = text.indexOf(name, within.start); at >= 0 && at < within.end; at = text.indexOf(name, at + name.length)) {
     const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-    const after = text.charCodeAt(at + name.length);
-    if (!isWordCharacter(before) && before !== 46 && !isWordCharacter(after)) yield at;
+    if (isWordCharacter(before) || before === 46 || isWordCharacter(text.charCodeAt(at + name.length))) continue;
+    const node = nodeAt(analysis.tree.root, at);
+    if (node.type === "identifier" && node.start === at && node.end === at + name.length) yield node;
   }
 }
 
@@ -257,14 +258,11 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[]
   if (assignment?.type !== "assignment" || value.field !== "right") return [];
   const left = childByField(assignment, "left");
   const text = analysis.source.text;
-  const root = analysis.tree.root;
   const found: InstanceCall[] = [];
   if (left?.type === "identifier") {
     const name = text.slice(left.start, left.end);
-    const scope = scopeOf(call, analysis.scopes).node;
-    for (const offset of occurrences(text, name, scope.start, scope.end)) {
-      const node = nodeAt(root, offset);
-      if (node.type === "identifier" && node.start === offset && resolveBinding(name, offset, scopeOf(node, analysis.scopes))?.node === assignment) callsOnInstance(node, analysis, found, true);
+    for (const node of identifiersNamed(analysis, name, scopeOf(call, analysis.scopes).node)) {
+      if (resolveBinding(name, node.start, scopeOf(node, analysis.scopes))?.node === assignment) callsOnInstance(node, analysis, found, true);
     }
   } else if (left?.type === "attribute") {
     const object = childByField(left, "object");
@@ -272,9 +270,8 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[]
     const cls = enclosingClassOf(call);
     if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
     const name = text.slice(attribute.start, attribute.end);
-    for (const offset of occurrences(text, "self", cls.start, cls.end)) {
-      const node = nodeAt(root, offset);
-      if (node.type !== "identifier" || node.field !== "object" || node.parent?.type !== "attribute") continue;
+    for (const node of identifiersNamed(analysis, "self", cls)) {
+      if (node.field !== "object" || node.parent?.type !== "attribute") continue;
       const attributeName = childByField(node.parent, "attribute");
       if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, analysis, found, false);
     }
@@ -302,9 +299,8 @@ function callsOnInstance(node: SyntaxNode, analysis: FileAnalysis, found: Instan
   const fn = call?.type === "call" ? analysis.hotPaths.localFunction(call) : undefined;
   const parameter = fn && analysis.hotPaths.parameterFor(fn, call!, node);
   if (!fn || !parameter) return;
-  for (const offset of occurrences(text, parameter.name, fn.start, fn.end)) {
-    const use = nodeAt(analysis.tree.root, offset);
-    if (use.type === "identifier" && use.start === offset && resolveBinding(parameter.name, offset, scopeOf(use, analysis.scopes)) === parameter) callsOnInstance(use, analysis, found, false);
+  for (const use of identifiersNamed(analysis, parameter.name, fn)) {
+    if (resolveBinding(parameter.name, use.start, scopeOf(use, analysis.scopes)) === parameter) callsOnInstance(use, analysis, found, false);
   }
 }
 

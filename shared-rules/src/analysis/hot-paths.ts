@@ -135,15 +135,8 @@ export class HotPaths {
           return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
         }
       }
-      const constant = this.constantBranch(ancestor, child, depth) ?? this.tensorOnlyBranch(ancestor, child, depth);
-      if (constant) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), constant);
-      if (ancestor.type === "block") {
-        const exit = this.exitBefore(ancestor, child);
-        if (exit) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it never runs: the statement at line ${this.line(exit)} leaves its block before it`);
-      }
-      // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
-      const deviceTest = this.nonCudaBranchTest(ancestor, child);
-      if (deviceTest) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the device is not a CUDA GPU (the test at line ${this.line(deviceTest)})`);
+      const never = this.neverRunsWhenHot(ancestor, child, depth);
+      if (never) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), never);
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -350,7 +343,7 @@ export class HotPaths {
       name = key && this.text(key);
     } else if (argument.parent?.type === "argument_list" && !passesSplat(call)) {
       const parameter = positionalParameters(fn)[positionalArguments(call).indexOf(argument) + this.implicitParameters(fn)];
-      const nameNode = parameter && (parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier")));
+      const nameNode = parameter && parameterName(parameter);
       name = nameNode && this.text(nameNode);
     }
     return name === undefined ? undefined : this.env.scopes.get(fn)?.bindings.get(name)?.find((binding) => binding.kind === "parameter");
@@ -506,23 +499,32 @@ export class HotPaths {
   }
 
   /**
-   * Why `child`, a branch of `ancestor`, never runs on the call that makes its function hot: the branch tests a
-   * parameter (`if do_sample:`, `if not fast:`, `if mask is None:`) that the call fixes to a literal, by keyword
-   * or by leaving the parameter's default (`generate(x, do_sample=False)`).
+   * Why `child`, reached through `ancestor`, never runs where its function is hot, if it does not: a branch the
+   * hot call cannot take, a branch for tensors no hot call passes, code after its block's exit, a branch for a
+   * device that is not CUDA.
    */
-  private constantBranch(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
-    let statement = ancestor;
-    let taken: boolean;
-    if (ancestor.type === "if_statement" || ancestor.type === "elif_clause") {
-      if (child.field !== "consequence") return undefined;
-      taken = true;
-    } else if (ancestor.type === "else_clause" && ancestor.parent?.type === "if_statement" && ancestor.parent.children.every((c) => c.type !== "elif_clause")) {
-      statement = ancestor.parent;
-      taken = false;
-    } else return undefined;
-    const condition = childByField(statement, "condition");
-    const fn = enclosingFunctionOf(statement);
-    if (!condition || !fn) return undefined;
+  private neverRunsWhenHot(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
+    if (ancestor.type === "block") {
+      const exit = this.exitBefore(ancestor, child);
+      return exit ? `it never runs: the statement at line ${this.line(exit)} leaves its block before it` : undefined;
+    }
+    const branch = branchOf(ancestor, child);
+    if (!branch) return undefined;
+    const constant = this.constantBranch(branch, depth) ?? this.tensorOnlyBranch(branch, depth);
+    if (constant) return constant;
+    // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
+    if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
+    return undefined;
+  }
+
+  /**
+   * Why a branch never runs on the call that makes its function hot: it tests a parameter (`if do_sample:`,
+   * `if not fast:`, `if mask is None:`) that the call fixes to a literal, by keyword or by leaving the
+   * parameter's default (`generate(x, do_sample=False)`).
+   */
+  private constantBranch({ condition, taken }: Branch, depth: number): string | undefined {
+    const fn = enclosingFunctionOf(condition);
+    if (!fn) return undefined;
     const test = this.parameterTest(condition);
     if (!test) return undefined;
     const binding = this.env.scopes.get(fn)?.bindings.get(test.name)?.find((b) => b.kind === "parameter");
@@ -532,25 +534,23 @@ export class HotPaths {
     if (value === undefined) return undefined;
     const holds = test.kind === "truthy" ? isTruthyLiteral(value) : test.kind === "falsy" ? !isTruthyLiteral(value) : test.kind === "none" ? value === "None" : value !== "None";
     if (holds === taken) return undefined;
-    const how = test.name in passed!.keywords ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
+    const how = Object.prototype.hasOwnProperty.call(passed!.keywords, test.name) ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
     return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
   }
 
   /**
-   * Why `child`, the branch of `if isinstance(v, torch.Tensor):` (or `torch.is_tensor(v)`) on a value the function
-   * was given, never runs: the calls that make the function hot pass no tensors (`logger.update(loss=loss.item())`).
+   * Why the branch of `if isinstance(v, torch.Tensor):` (or `torch.is_tensor(v)`) on a value the function was
+   * given never runs: the calls that make the function hot pass no tensors (`logger.update(loss=loss.item())`).
    */
-  private tensorOnlyBranch(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
-    if ((ancestor.type !== "if_statement" && ancestor.type !== "elif_clause") || child.field !== "consequence") return undefined;
-    const condition = childByField(ancestor, "condition");
-    const test = condition && unparenthesized(condition);
-    if (test?.type !== "call") return undefined;
+  private tensorOnlyBranch({ condition, taken }: Branch, depth: number): string | undefined {
+    const test = unparenthesized(condition);
+    if (!taken || test.type !== "call") return undefined;
     const callee = this.env.evidence.qualifiedName(childByField(test, "function")!);
     const [value, type] = positionalArguments(test);
     const isTensorTest = (callee === "isinstance" && !!type && /^torch\.(Tensor|\w+Tensor)$/.test(this.env.evidence.qualifiedName(type) ?? "")) || (callee === "torch.is_tensor" && !!value);
-    const fn = enclosingFunctionOf(ancestor);
+    const fn = enclosingFunctionOf(condition);
     if (!isTensorTest || !value || !fn || !this.fromParameters(value, fn) || !this.functionContext(fn, depth).tensorFree) return undefined;
-    return `it runs only for a tensor (the test at line ${this.line(condition!)}), and the calls that make ${this.functionLabel(fn)} hot pass none`;
+    return `it runs only for a tensor (the test at line ${this.line(condition)}), and the calls that make ${this.functionLabel(fn)} hot pass none`;
   }
 
   /** `v` is a parameter, or a name bound by a loop over an expression of parameters (`for k, v in kwargs.items()`). */
@@ -562,7 +562,7 @@ export class HotPaths {
     if (binding?.kind !== "for" || !binding.value || enclosingFunctionOf(binding.node) !== fn) return false;
     // The names `fn` takes, `*args` and `**kwargs` included.
     const parameters = (childByField(fn, "parameters")?.children ?? []).map((parameter) => {
-      const name = parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier"));
+      const name = parameterName(parameter);
       return name ? this.text(name) : "";
     });
     return identifiersIn(binding.value, this.env.text).some((name) => parameters.includes(name));
@@ -602,20 +602,6 @@ export class HotPaths {
       if (statement.type === "assert_statement" && statement.children[0]?.type === "false") return statement;
     }
     return undefined;
-  }
-
-  /** If `child` is the branch of `ancestor` taken only when the device is not CUDA, the test that says so. */
-  private nonCudaBranchTest(ancestor: SyntaxNode, child: SyntaxNode): SyntaxNode | undefined {
-    if (ancestor.type !== "if_statement" && ancestor.type !== "elif_clause" && ancestor.type !== "else_clause") return undefined;
-    if (ancestor.type === "else_clause") {
-      // The `else` of `if <cuda>:` with no `elif` between (an `elif` has a test of its own).
-      const statement = ancestor.parent;
-      const condition = statement?.type === "if_statement" ? childByField(statement, "condition") : undefined;
-      const alone = statement?.children.every((c) => c.type !== "elif_clause");
-      return condition && alone && this.deviceTest(condition) === "cuda" ? condition : undefined;
-    }
-    const condition = childByField(ancestor, "condition");
-    return condition && child.field === "consequence" && this.deviceTest(condition) === "other" ? condition : undefined;
   }
 
   /**
@@ -1144,6 +1130,30 @@ export class HotPaths {
     const text = this.text(node);
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
+}
+
+/** A branch of an `if`: its test, and whether the branch is taken when the test holds (`else` when it fails). */
+interface Branch {
+  condition: SyntaxNode;
+  taken: boolean;
+}
+
+/** The branch `child` is of `ancestor`: an `if`'s or `elif`'s consequence, or the `else` of an `if` without `elif`. */
+function branchOf(ancestor: SyntaxNode, child: SyntaxNode): Branch | undefined {
+  if ((ancestor.type === "if_statement" || ancestor.type === "elif_clause") && child.field === "consequence") {
+    const condition = childByField(ancestor, "condition");
+    return condition && { condition, taken: true };
+  }
+  // An `elif` has a test of its own: the `else` after one is taken on more than the `if`'s failing.
+  const statement = ancestor.parent;
+  if (ancestor.type !== "else_clause" || statement?.type !== "if_statement" || statement.children.some((c) => c.type === "elif_clause")) return undefined;
+  const condition = childByField(statement, "condition");
+  return condition && { condition, taken: false };
+}
+
+/** The name a parameter binds: `x`, `x: T`, `x=1`, `*args`, `**kwargs`. */
+function parameterName(parameter: SyntaxNode): SyntaxNode | undefined {
+  return parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier"));
 }
 
 function isTruthyLiteral(literal: string): boolean {

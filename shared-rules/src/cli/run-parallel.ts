@@ -52,7 +52,8 @@ export async function lintFiles(files: string[], options: RunOptions): Promise<F
 /** Each file's hot entries in the project the files make: what `lintFiles` lints it with (`--fix` fixes with them). */
 export async function projectHotEntries(files: string[], options: RunOptions): Promise<Map<string, HotEntries>> {
   const entriesByFile = new Map<string, HotEntries>();
-  const linter = new BatchLinter(files.length, options);
+  // Only the links decide the entries: no rules need to run.
+  const linter = new BatchLinter(files.length, { ...options, setup: { ...options.setup, options: { ...options.setup.options, linksOnly: true } } });
   try {
     await lintProject(files, async (requests) => {
       for (const { file, entries } of requests) {
