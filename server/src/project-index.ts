@@ -10,6 +10,7 @@ import type { HotEntries, ModuleLinks, ProjectLintRequest, ResolvedConfig, Synta
 import { WorkerPool } from "synclint-rules/out/cli/run-parallel";
 import type { WorkerSetup } from "synclint-rules/out/cli/worker";
 import { skipReason } from "./limits";
+import { turnTaker } from "./event-loop";
 
 export interface ProjectIndexHost {
   /** How a worker thread resolves configuration as the server does (for files not open); undefined: lint here. */
@@ -29,8 +30,6 @@ export interface ProjectIndexHost {
 const MIN_FILES_FOR_WORKER = 8;
 /** How many files the worker is given at a time (about a tenth of a second's work). */
 const WORKER_PORTION = 8;
-/** Long loops give the event loop a turn this often, so requests are still served. */
-const YIELD_EVERY_MS = 15;
 /** The index waits while the user has typed within this long: a keystroke never waits behind it. */
 const QUIET_MS = 300;
 
@@ -40,7 +39,7 @@ export class ProjectIndex {
   /** Index work runs one job at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
   private lastActivity = 0;
-  private lastYield = 0;
+  private readonly giveTurn = turnTaker();
   private disposed = false;
 
   constructor(private readonly host: ProjectIndexHost) {}
@@ -147,8 +146,6 @@ export class ProjectIndex {
   /** Gives the event loop a turn now and then, and waits while the user is typing. */
   private async pause(): Promise<void> {
     while (!this.disposed && Date.now() - this.lastActivity < QUIET_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    if (Date.now() - this.lastYield < YIELD_EVERY_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.lastYield = Date.now();
+    await this.giveTurn();
   }
 }

@@ -36,6 +36,7 @@ import { skipReason } from "./limits";
 import { diskStamp, indexableFiles, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
 import { warmUp } from "./warm-up";
 import { ProjectIndex } from "./project-index";
+import { turnTaker } from "./event-loop";
 
 export const LINT_WORKSPACE_COMMAND = "synclint.lintWorkspace";
 
@@ -67,8 +68,6 @@ const WARM_UP_ROUNDS = 3;
 /** The most the warm-up may add to the server's start. */
 const WARM_UP_BUDGET_MS = 300;
 
-/** Long loops over files give the event loop a turn this often, so requests are still served. */
-const YIELD_EVERY_MS = 15;
 /** An open document's calls into other files are looked at again once it has not changed for this long. */
 const LINKS_DELAY_MS = 500;
 
@@ -449,13 +448,10 @@ export class SynclintServer {
       const files = this.guard(() => workspaceFiles(this.folders)) ?? [];
       const open = this.openByPath();
       const seen = new Set<string>();
-      let lastYield = Date.now();
+      const giveTurn = turnTaker();
       let lastReport = 0;
       for (const [index, file] of files.entries()) {
-        if (Date.now() - lastYield > YIELD_EVERY_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          lastYield = Date.now();
-        }
+        await giveTurn();
         if (token.isCancellationRequested || progress.token?.isCancellationRequested) {
           summary.cancelled = true;
           break;
@@ -507,12 +503,9 @@ export class SynclintServer {
     const before = new Map(previous.map((p) => [p.uri, p.value]));
     const items: WorkspaceDocumentDiagnosticReport[] = [];
     const open = this.openByPath();
-    let lastYield = Date.now();
+    const giveTurn = turnTaker();
     for (const file of this.guard(() => workspaceFiles(this.folders)) ?? []) {
-      if (Date.now() - lastYield > YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        lastYield = Date.now();
-      }
+      await giveTurn();
       if (token.isCancellationRequested) break;
       const document = open.get(file);
       if (!document && this.guard(() => this.configuration.excludes(file, this.configuration.forFile(file).config)) !== false) continue;
