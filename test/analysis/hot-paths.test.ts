@@ -539,6 +539,107 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "not_counted_here = out.sum().item()").hot, true);
     });
 
+    it("a count of the loop's iterations, under `count < K`, holds on the first K iterations only", () => {
+      const a = analyse(py`
+        import torch
+        def evaluate(loader, model):
+            seen = 0
+            for batch in loader:
+                out = model(batch)
+                seen += 1
+                if seen < 10:
+                    first_few = out.sum().item()
+            for batch in loader:
+                hits = 0
+                out = model(batch)
+                hits += 1
+                if hits < 10:
+                    reset_each_step = out.sum().item()
+            total = 0
+            for batch in loader:
+                out = model(batch)
+                if out.isnan().any():
+                    total += 1
+                if total < 10:
+                    counted_sometimes = out.sum().item()
+      `);
+      assert.strictEqual(contextAt(a, "first_few = out.sum().item()").hot, false);
+      assert.strictEqual(contextAt(a, "reset_each_step = out.sum().item()").hot, true);
+      assert.strictEqual(contextAt(a, "counted_sometimes = out.sum().item()").hot, true);
+    });
+
+    it("a loop that passes a model to a function of the file that runs it (directly or one call further) is a step loop", () => {
+      const a = analyse(py`
+        import torch
+        def sample(logits):
+            return torch.multinomial(torch.softmax(logits, -1), 1)
+        def next_token(model, x):
+            logits = model(x)
+            return sample(logits)
+        def decode_step(model, x):
+            return next_token(model, x)
+        def describe(model, name):
+            return f"{name}: {sum(p.numel() for p in model.parameters())}"
+        def generate(model, prompt, steps):
+            token = prompt
+            for _ in range(steps - len(prompt)):
+                token = decode_step(model, token)
+                emitted = token.item()
+        def report(model, names):
+            for name in names:
+                line = describe(model, name)
+                shown = torch.ones(1).sum().item()
+      `);
+      assert.strictEqual(contextAt(a, "emitted = token.item()").hot, true);
+      assert.match(contextAt(a, "emitted = token.item()").where, /step loop of `generate\(\)`/);
+      assert.strictEqual(contextAt(a, "torch.multinomial").hot, true);
+      assert.notStrictEqual(contextAt(a, "shown = torch.ones(1).sum().item()").frequency, "every step");
+    });
+
+    it("a function whose only loop goes over the micro-batches of one step runs once per step when a step loop calls it", () => {
+      const a = analyse(py`
+        import torch
+        def forward_backward(model, data, microbatch):
+            batch, extra = next(data)
+            labels = extra["y"].to("cuda")
+            for i, (sub_batch, sub_labels) in enumerate(split_microbatches(microbatch, batch, labels)):
+                loss = model(sub_batch, sub_labels).mean()
+                loss.backward()
+        def train(model, data, optimizer, iterations):
+            for step in range(iterations):
+                forward_backward(model, data, 4)
+                optimizer.step()
+      `);
+      assert.strictEqual(contextAt(a, `extra["y"].to("cuda")`).hot, true);
+      assert.match(contextAt(a, `extra["y"].to("cuda")`).where, /called at line 10 in the step loop of `train\(\)`/);
+    });
+
+    it("a loop over a model's weights or an optimizer's groups outside per-step code is a checkpoint or a set-up, not a step", () => {
+      const a = analyse(py`
+        import torch
+        def export(model, path):
+            params = {name: p.cpu() for name, p in model.named_parameters()}
+            state = model.state_dict()
+            for key, value in sorted(state.items()):
+                exported = value.cpu()
+            for group in optimizer.param_groups:
+                group["lr"] = torch.tensor(float(group["lr"]), device="cuda")
+            for chunk in torch.split(model.weight, 4):
+                plain = chunk.cpu()
+        def train(loader, model, optimizer):
+            for batch in loader:
+                loss = model(batch.cuda()).mean()
+                for p in model.parameters():
+                    per_step = p.grad.norm().item()
+      `);
+      assert.strictEqual(contextAt(a, "p.cpu()").hot, false);
+      assert.match(contextAt(a, "p.cpu()").reason, /goes over a model's weights/);
+      assert.strictEqual(contextAt(a, "exported = value.cpu()").hot, false);
+      assert.strictEqual(contextAt(a, `torch.tensor(float(group["lr"]), device="cuda")`).hot, false);
+      assert.strictEqual(contextAt(a, "plain = chunk.cpu()").hot, true);
+      assert.strictEqual(contextAt(a, "per_step = p.grad.norm().item()").hot, true);
+    });
+
     it("a call of a same-file helper that returns a periodic test is a periodic guard", () => {
       const a = analyse(py`
         import torch

@@ -133,6 +133,19 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "a tokenizer's output moved to the device in `forward` is a copy from host memory",
+      code: py`
+        import torch
+        from torch import nn
+        class Captioner(nn.Module):
+            def forward(self, image, caption):
+                text = self.tokenizer(caption, padding="longest", return_tensors="pt").to(image.device)
+                embeds = self.encoder(image)
+                return embeds.to(image.device), text
+      `,
+      errors: [{ line: 5, column: 80, messageIncludes: ["`self.tokenizer(caption, padding=\"longest\", return…`", "copies host memory to the GPU", "on every forward pass"] }],
+    },
+    {
       name: "`.to(...)` a helper that returns the device: `dist_util.dev()`, `torch.cuda.current_device()`",
       code: py`
         import torch

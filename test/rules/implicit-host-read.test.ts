@@ -25,6 +25,52 @@ ruleTester.run("implicit-host-read", {
       `,
     },
     {
+      name: "a `forward` input compared with a string is a Python bool (a mode switch, not a tensor comparison)",
+      code: py`
+        import torch
+        from torch import nn
+        class Model(nn.Module):
+            def forward(self, image, mode):
+                if mode == "image":
+                    return image
+                elif "text" != mode or mode == f"multi{image.ndim}":
+                    return image * 2
+      `,
+    },
+    {
+      name: "a `forward` input that the function slices with, counts with, tests against strings or sets to a literal is a Python value",
+      code: py`
+        import math
+        import torch
+        from torch import nn
+        class Attention(nn.Module):
+            def forward(self, x, H, W, start_pos=None, reduction_override=None, use_cache=None, steps=1):
+                assert reduction_override in (None, "none", "mean")
+                H_ = math.ceil(H / 7) * 7
+                if start_pos >= 0:
+                    x = x[:, start_pos : start_pos + W]
+                for _ in range(steps):
+                    x = x * 2
+                if steps:
+                    x = x + 1
+                reduction = reduction_override if reduction_override else "mean"
+                if self.training and use_cache:
+                    use_cache = False
+                return x[:, :, :H, :W]
+      `,
+    },
+    {
+      name: "a flag-named parameter with a `None` default is a Python bool",
+      code: py`
+        import torch
+        def train(loader, model, use_amp=None, return_dict=None):
+            for x, y in loader:
+                out = model(x.cuda())
+                if use_amp or return_dict:
+                    out = out.float()
+      `,
+    },
+    {
       name: "identity test against None",
       code: py`
         import torch
@@ -150,6 +196,24 @@ ruleTester.run("implicit-host-read", {
     },
   ],
   invalid: [
+    {
+      name: "a `forward` input used only as a tensor is still a tensor, whatever the function does with its other inputs",
+      code: py`
+        import torch
+        from torch import nn
+        class Gate(nn.Module):
+            def forward(self, x, gate, mode, H):
+                if mode == "fast":
+                    x = x[:, :H]
+                if gate:
+                    x = x * 2
+                return x[:, : gate.sum()]
+      `,
+      errors: [
+        { line: 7, column: 12, messageIncludes: ["`if gate`"] },
+        { line: 9, column: 16, messageIncludes: ["`x[:, : gate.sum()]`"] },
+      ],
+    },
     {
       name: "`math.isfinite(loss)` and the other `math` functions that take a double convert a tensor with `__float__` (not a number that `.item()` made)",
       code: py`

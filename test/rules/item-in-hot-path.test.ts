@@ -6,6 +6,19 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("item-in-hot-path", {
   valid: [
     {
+      name: "a batch element that the loop leaves on the host while it moves another of the same batch to the device",
+      code: py`
+        import torch
+        def evaluate(loader, model, device, metric_logger):
+            results = []
+            for n, (image, question, question_id) in enumerate(metric_logger.log_every(loader, 50)):
+                image = image.to(device, non_blocking=True)
+                answers = model(image, question)
+                for answer, qid in zip(answers, question_id):
+                    results.append((int(qid.item()), answer))
+      `,
+    },
+    {
       name: "CPU tensor built without device= is not a GPU read",
       code: py`
         import torch
@@ -255,6 +268,24 @@ ruleTester.run("item-in-hot-path", {
     },
   ],
   invalid: [
+    {
+      name: "batch elements are not known to stay on the host when the loop only casts another one, or they come through `zip`",
+      code: py`
+        import torch
+        def evaluate(loader, extra, model, device, metric_logger):
+            for images, ids in metric_logger.log_every(loader, 50):
+                images = images.to(torch.float16)
+                out = model(images)
+                first = ids.item()
+            for images, ids in zip(loader, extra):
+                images = images.to(device)
+                second = ids.item()
+      `,
+      errors: [
+        { line: 6, messageIncludes: ["`ids.item()`"] },
+        { line: 9, messageIncludes: ["`ids.item()`"] },
+      ],
+    },
     {
       name: "plain step loop over a loader",
       code: py`

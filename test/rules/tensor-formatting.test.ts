@@ -105,6 +105,19 @@ ruleTester.run("tensor-formatting", {
   ],
   invalid: [
     {
+      name: "the norm `clip_grad_norm_` returns is a tensor on the parameters' device",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for step, batch in enumerate(loader):
+                model(batch).mean().backward()
+                norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                print(f"step {step} | norm {norm:.4f}")
+      `,
+      errors: [{ line: 7, messageIncludes: ["`{norm:.4f}`", "every step"] }],
+    },
+    {
       name: "`%` formatting with a format built by `*` and `+`, and a tensor unpacked into it",
       code: py`
         import torch

@@ -4,11 +4,11 @@
  * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
  * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
  */
-import { SyntaxNode, childByField, nodeAt } from "../syntax";
+import { SyntaxNode, childByField } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { enclosingClassOf, passedArguments } from "./hot-paths";
-import { Binding, resolveBinding, scopeOf } from "./scopes";
+import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
@@ -148,7 +148,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       imports[name] = target;
     }
     if (targets.size === 0) return;
-    for (const node of identifiersNamed(analysis, name, root)) {
+    for (const node of identifiersNamed(analysis.source.text, name, root)) {
       const binding = resolveBinding(name, node.start, scopeOf(node, analysis.scopes));
       const target = binding && targets.get(binding);
       if (!target) continue;
@@ -213,24 +213,6 @@ function passesTensors(call: SyntaxNode, analysis: FileAnalysis): boolean {
   return false;
 }
 
-/**
- * The identifiers `name` inside `within` (not an attribute's name: no `.` before it), found by searching the text
- * rather than walking the tree: a file mentions most of its imports a few times in thousands of nodes.
- */
-function* identifiersNamed(analysis: FileAnalysis, name: string, within: SyntaxNode): Generator<SyntaxNode> {
-  const text = analysis.source.text;
-  for (let at = text.indexOf(name, within.start); at >= 0 && at < within.end; at = text.indexOf(name, at + name.length)) {
-    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-    if (isWordCharacter(before) || before === 46 || isWordCharacter(text.charCodeAt(at + name.length))) continue;
-    const node = nodeAt(analysis.tree.root, at);
-    if (node.type === "identifier" && node.start === at && node.end === at + name.length) yield node;
-  }
-}
-
-function isWordCharacter(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
-}
-
 /** The call whose callee is `name` or `name.a.b`, and the attribute path after the name (`.a.b`). */
 function calledThrough(name: SyntaxNode, text: string): { call: SyntaxNode; path: string } | undefined {
   let callee = name;
@@ -261,7 +243,7 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[]
   const found: InstanceCall[] = [];
   if (left?.type === "identifier") {
     const name = text.slice(left.start, left.end);
-    for (const node of identifiersNamed(analysis, name, scopeOf(call, analysis.scopes).node)) {
+    for (const node of identifiersNamed(analysis.source.text, name, scopeOf(call, analysis.scopes).node)) {
       if (resolveBinding(name, node.start, scopeOf(node, analysis.scopes))?.node === assignment) callsOnInstance(node, analysis, found, true);
     }
   } else if (left?.type === "attribute") {
@@ -270,7 +252,7 @@ function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[]
     const cls = enclosingClassOf(call);
     if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
     const name = text.slice(attribute.start, attribute.end);
-    for (const node of identifiersNamed(analysis, "self", cls)) {
+    for (const node of identifiersNamed(analysis.source.text, "self", cls)) {
       if (node.field !== "object" || node.parent?.type !== "attribute") continue;
       const attributeName = childByField(node.parent, "attribute");
       if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, analysis, found, false);
@@ -299,7 +281,7 @@ function callsOnInstance(node: SyntaxNode, analysis: FileAnalysis, found: Instan
   const fn = call?.type === "call" ? analysis.hotPaths.localFunction(call) : undefined;
   const parameter = fn && analysis.hotPaths.parameterFor(fn, call!, node);
   if (!fn || !parameter) return;
-  for (const use of identifiersNamed(analysis, parameter.name, fn)) {
+  for (const use of identifiersNamed(analysis.source.text, parameter.name, fn)) {
     if (resolveBinding(parameter.name, use.start, scopeOf(use, analysis.scopes)) === parameter) callsOnInstance(use, analysis, found, false);
   }
 }

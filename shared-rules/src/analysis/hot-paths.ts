@@ -64,6 +64,8 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
   return passed;
 }
 
+/** Methods that list a model's weights: `parameters()`, `named_buffers()`, `state_dict()`. */
+const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
@@ -191,6 +193,9 @@ export class HotPaths {
     if (inherited?.hot) {
       return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: nestedFrequency(inherited.frequency), loop: innermost.loop };
     }
+    const overWeights = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesWeights(loopIterable(event.loop), 0));
+    if (overWeights)
+      return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
     return {
       hot: true,
       where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
@@ -777,6 +782,31 @@ export class HotPaths {
     });
   }
 
+  /**
+   * `model.named_parameters()`, `model.state_dict().items()`, `optimizer.param_groups`, through `enumerate`,
+   * `list`, `sorted` or a variable: a model's weights or an optimizer's groups, which code outside the step
+   * loop goes over to save, export, convert or set them up.
+   */
+  private iteratesWeights(iterable: SyntaxNode | undefined, depth: number): boolean {
+    if (!iterable || depth > 3) return false;
+    const node = unparenthesized(iterable);
+    if (node.type === "attribute") return this.text(childByField(node, "attribute")!) === "param_groups";
+    if (node.type === "identifier") {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      return binding?.kind === "assign" && binding.unpackPath.length === 0 && this.iteratesWeights(binding.value, depth + 1);
+    }
+    if (node.type !== "call") return false;
+    const callee = childByField(node, "function");
+    if (callee?.type === "identifier") {
+      const [first] = positionalArguments(node);
+      return /^(enumerate|list|sorted|reversed|tuple)$/.test(this.text(callee)) && this.iteratesWeights(first, depth + 1);
+    }
+    if (callee?.type !== "attribute") return false;
+    const method = this.text(childByField(callee, "attribute")!);
+    if (WEIGHT_ITERATORS.test(method)) return true;
+    return /^(items|values|keys)$/.test(method) && this.iteratesWeights(childByField(callee, "object"), depth + 1);
+  }
+
   /** `for micro_step in range(grad_accum_steps)`: the micro-batches of one optimizer step. */
   private countsMicroBatches(loop: SyntaxNode): boolean {
     const bound = loopBound(loop);
@@ -841,7 +871,8 @@ export class HotPaths {
     if (cached !== undefined) return cached;
     this.functionHasStepLoop.set(fn, false);
     const body = childByField(fn, "body");
-    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && (this.iteratesData(node) || this.doesStepWork(node, false, true)));
+    // A loop over the micro-batches of one step is part of that step: the function still runs once per step.
+    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && !this.countsMicroBatches(node) && (this.iteratesData(node) || this.doesStepWork(node, false, true)));
     this.functionHasStepLoop.set(fn, result);
     return result;
   }
@@ -852,6 +883,7 @@ export class HotPaths {
       if (node.type !== "call") return false;
       const callee = childByField(node, "function");
       if (!callee) return false;
+      if (modelCalls && this.runsModelPassed(node, enclosingFunctionOf(loop), 0)) return true;
       if (callee.type === "attribute") {
         const method = this.text(childByField(callee, "attribute")!);
         const receiver = childByField(callee, "object")!;
@@ -864,6 +896,27 @@ export class HotPaths {
       if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
       return false;
     }, directOnly);
+  }
+
+  /**
+   * `token = next_token(model, x)`, `self.p_sample(model, img, t)`: a call that passes a model to a function of
+   * this file that runs it once per call (itself or through another such function), outside a loop of its own.
+   */
+  private runsModelPassed(call: SyntaxNode, caller: SyntaxNode | undefined, depth: number): boolean {
+    if (depth > 3) return false;
+    const args = childByField(call, "arguments");
+    const passesModel = args?.children.some((argument) => {
+      const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+      return !!value && value.type === "identifier" && this.env.evidence.of(value).kind === "module";
+    });
+    const fn = passesModel ? this.localFunction(call) : undefined;
+    if (!fn || fn === caller || this.hasStepLoop(fn)) return false;
+    return this.someDirectNode(fn, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      if (callee?.type === "identifier" && this.env.evidence.of(callee).kind === "module") return true;
+      return this.runsModelPassed(node, fn, depth + 1);
+    }, true);
   }
 
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
@@ -951,7 +1004,7 @@ export class HotPaths {
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
         if (node.tokens[0] === "<" || node.tokens[0] === "<=")
-          return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && this.countsUpInBranch(left, node));
+          return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && (this.countsUpInBranch(left, node) || this.countsIterations(left, node)));
         if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left);
         return false;
       }
@@ -1048,6 +1101,28 @@ export class HotPaths {
       const right = childByField(node, "right");
       return !!left && !!right && this.text(left) === name && unparenthesized(right).type === "integer";
     }, true);
+  }
+
+  /**
+   * A count of the iterations of the loop around `test`: every iteration adds to it (`num_total += 1` in the
+   * loop's own body, not in a branch) and nothing in the loop sets it back, so `if num_total < 10:` holds on
+   * the first few iterations only.
+   */
+  private countsIterations(raw: SyntaxNode, test: SyntaxNode): boolean {
+    const counter = unparenthesized(raw);
+    if (counter.type !== "identifier") return false;
+    let loop = test.parent;
+    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
+    const body = loop && loop.type !== "function_definition" ? childByField(loop, "body") : undefined;
+    if (!body) return false;
+    const name = this.text(counter);
+    const named = (node: SyntaxNode | undefined) => node?.type === "identifier" && this.text(node) === name;
+    const countsUp = body.children.some((statement) => {
+      const change = statement.type === "expression_statement" ? statement.children[0] : undefined;
+      const amount = change?.type === "augmented_assignment" && change.tokens[0] === "+=" ? childByField(change, "right") : undefined;
+      return !!amount && named(childByField(change!, "left")) && unparenthesized(amount).type === "integer" && Number(this.text(amount)) > 0;
+    });
+    return countsUp && !this.someNode(loop!, (node) => node.type === "assignment" && named(childByField(node, "left")));
   }
 
   /** Seconds since a time the code keeps: `time.time() - last_log`, `now - self.start`, `elapsed`. */
@@ -1214,6 +1289,13 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
+}
+
+/** What a `for` loop or a comprehension iterates over. */
+function loopIterable(loop: SyntaxNode): SyntaxNode | undefined {
+  if (loop.type === "for_statement") return childByField(loop, "right");
+  const clause = loop.children.find((child) => child.type === "for_in_clause");
+  return clause ? childByField(clause, "right") : undefined;
 }
 
 /** What bounds a loop's iterations: a `for`'s iterable, a `while`'s condition. */

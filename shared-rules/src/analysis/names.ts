@@ -19,10 +19,11 @@ export const EPOCH_NAME = /(?<!per_?)epoch/i;
 export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
 
 /**
- * Divisors of a modulo that count micro-batches of gradient accumulation (`accum_steps`,
- * `gradient_accumulation_steps`, `accumulate_grad_batches`): `i % accum == 0` holds once per optimizer step.
+ * Divisors of a modulo and loop bounds that count micro-batches of gradient accumulation (`accum_steps`,
+ * `gradient_accumulation_steps`, `accumulate_grad_batches`, `split_microbatches(...)`): `i % accum == 0` holds
+ * once per optimizer step.
  */
-export const ACCUMULATION_NAME = /accum/i;
+export const ACCUMULATION_NAME = /accum|micro_?batch/i;
 
 /** Booleans that by name say "this is the log/eval/last step". */
 export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
@@ -39,6 +40,16 @@ export const OPTIMIZER_NAME = /optim|^opt$|^opt_|_opt$|scaler/i;
 
 /** Boolean masks (`mask`, `keep`, `valid`, `is_pad`), used only together with tensor evidence. */
 export const MASK_NAME = /mask|^keep|^valid|^is_|^has_|^sel(ect(ed)?)?$|^pos(itive)?s?$|^neg(ative)?s?$/i;
+
+/**
+ * Parameters that switch behaviour on or off (`use_cache=None`, `return_dict=None`, Hugging Face's
+ * `output_attentions=None`): with a `None` default they are Python bools, not optional tensors. Not `is_`/`has_`,
+ * which also name masks.
+ */
+export const FLAG_PARAMETER_NAME = /^(use|return|do|enable|disable|need|skip|apply)_|^output_(attentions|hidden_states|scores)$/i;
+
+/** Tokenizers (`tokenizer`, `self.text_tokenizer`), whose outputs are made in host memory. */
+export const TOKENIZER_NAME = /tokenizer$/i;
 
 /** Receivers of `.synchronize()` that are CUDA streams or events. */
 export const STREAM_OR_EVENT_NAME = /stream|event|^(start|end|stop)(_evt|_ev)?$/i;

@@ -6,7 +6,7 @@
  * then to the module. This is flow-insensitive across branches on purpose: it is cheap and right for the
  * straight-line code that training loops are made of.
  */
-import { SyntaxNode, childByField, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, nodeAt, topLevelStatementOf, unparenthesized } from "../syntax";
 
 export type BindingKind = "assign" | "augmented" | "for" | "with" | "parameter" | "import" | "function" | "class" | "walrus";
 
@@ -526,4 +526,21 @@ export function previousBinding(before: Binding, scope: Scope): Binding | undefi
     if (binding.effective <= before.node.start) found = binding;
   }
   return found;
+}
+
+/**
+ * The identifiers `name` inside `within` (not an attribute's name: no `.` before it), found by searching the text
+ * rather than walking the tree: a name is mentioned a few times among thousands of nodes.
+ */
+export function* identifiersNamed(text: string, name: string, within: SyntaxNode): Generator<SyntaxNode> {
+  for (let at = text.indexOf(name, within.start); at >= 0 && at < within.end; at = text.indexOf(name, at + name.length)) {
+    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+    if (isWordCharacter(before) || before === 46 || isWordCharacter(text.charCodeAt(at + name.length))) continue;
+    const node = nodeAt(within, at);
+    if (node.type === "identifier" && node.start === at && node.end === at + name.length) yield node;
+  }
+}
+
+function isWordCharacter(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
 }

@@ -4,8 +4,8 @@
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { Binding, Scope, Scopes, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, MODULE_NAME, lastName } from "./names";
+import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
+import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, MODULE_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -122,6 +122,7 @@ function evidence(kind: EvidenceKind, reason: string): Evidence {
 export class TensorEvidence {
   private readonly memo = new Map<SyntaxNode, Evidence>();
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
+  private readonly parameterMemo = new Map<Binding, Evidence>();
   private depth = 0;
   private static readonly MAX_DEPTH = 40;
 
@@ -186,6 +187,8 @@ export class TensorEvidence {
       case "comparison_operator": {
         if (node.tokens.some((token) => token === "is" || token === "in" || token === "not" || token === "is not" || token === "not in"))
           return evidence("scalar", "an identity or membership test");
+        // A tensor compared with a string is never an elementwise comparison (`mode == "image"`): a Python bool.
+        if (node.children.some(isStringValued)) return evidence("scalar", "a comparison with a string");
         let result: Evidence | undefined;
         for (const operand of node.children) result = result ? combine(result, this.of(operand)) : this.of(operand);
         if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
@@ -284,15 +287,56 @@ export class TensorEvidence {
         if (!previous) return rhs;
         return combine(this.ofBinding(previous), rhs);
       }
-      case "for":
-        return binding.value ? this.elementOf(binding.value, binding.unpackPath) : UNKNOWN;
-      case "parameter":
-        return this.ofParameter(binding);
+      case "for": {
+        if (!binding.value) return UNKNOWN;
+        const element = this.elementOf(binding.value, binding.unpackPath);
+        if (element.kind !== "unknown") return element;
+        const moved = this.movedSibling(binding);
+        return moved ? evidence("cpu", `\`${binding.name}\` comes in host memory: the loop moves \`${moved}\` of the same batch to the device, not it`) : element;
+      }
+      case "parameter": {
+        let known = this.parameterMemo.get(binding);
+        if (!known) this.parameterMemo.set(binding, (known = this.ofParameter(binding)));
+        return known;
+      }
       case "import":
         return evidence("namespace", `\`${binding.name}\` is an imported module`);
       default:
         return UNKNOWN;
     }
+  }
+
+  /**
+   * `for images, question_ids in loader:` ... `images = images.to(device)`: a loop that moves one element of
+   * each batch to the device gets its batches in host memory, so the elements it does not move stay there.
+   * The name of a moved element beside `binding` in the loop's target (not through `zip`, whose parts come
+   * from different places).
+   */
+  private movedSibling(binding: Binding): string | undefined {
+    const loop = binding.loop;
+    const target = loop?.type === "for_statement" ? childByField(loop, "left") : undefined;
+    const iterable = loop && childByField(loop, "right");
+    const body = loop && childByField(loop, "body");
+    if (!target || !iterable || !body || binding.unpackPath.length === 0 || /^zip\b/.test(this.text(unparenthesized(iterable)))) return undefined;
+    const parentPath = binding.unpackPath.slice(0, -1);
+    let group: SyntaxNode | undefined = unparenthesized(target);
+    for (const index of parentPath) {
+      const member: SyntaxNode | undefined = group && isUnpackTarget(group) ? group.children[index] : undefined;
+      group = member && unparenthesized(member);
+    }
+    if (!group || !isUnpackTarget(group)) return undefined;
+    for (const sibling of group.children) {
+      if (sibling.type !== "identifier" || this.text(sibling) === binding.name) continue;
+      const name = this.text(sibling);
+      for (const use of identifiersNamed(this.env.text, name, body)) {
+        const attribute = use.parent;
+        if (attribute?.type !== "attribute" || use.field !== "object" || attribute.parent?.type !== "call" || attribute.field !== "function") continue;
+        const method = this.text(childByField(attribute, "attribute")!);
+        if (method !== "cuda" && !(method === "to" && !isDtypeOnly(attribute.parent, this.env.text))) continue;
+        if (resolveBinding(name, use.start, scopeOf(use, this.env.scopes))?.loop === loop) return name;
+      }
+    }
+    return undefined;
   }
 
   /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
@@ -379,13 +423,16 @@ export class TensorEvidence {
     if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
+    if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     const fn = binding.node.parent?.parent;
     const method = fn && fn.type === "function_definition" ? this.text(childByField(fn, "name")!) : "";
     const owner = fn ? enclosingClass(fn) : undefined;
     const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
     if (ownerInfo?.isModule && isFirstParameter(binding)) return UNKNOWN;
-    if (ownerInfo?.isModule && method === "forward" && !binding.annotation)
-      return evidence("tensor", `\`${name}\` is an input of \`forward\``);
+    if (ownerInfo?.isModule && method === "forward" && !binding.annotation) {
+      const use = fn && pythonValueUse(binding, fn, this.env);
+      return use ? evidence("scalar", `\`${name}\` is ${use}`) : evidence("tensor", `\`${name}\` is an input of \`forward\``);
+    }
     if (/^(training|validation|test|predict)_step$/.test(method)) {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
       if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
@@ -401,6 +448,9 @@ export class TensorEvidence {
       const byName = this.ofNamedCall(node, fn, qualified);
       if (byName) return byName;
     }
+    // `self.tokenizer(captions, return_tensors="pt")`: token ids made on the host.
+    if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))))
+      return evidence("cpu", `the output of a tokenizer, \`${this.text(fn)}(...)\`, in host memory`);
     if (fn.type === "attribute") return this.ofMethodCall(node, fn);
     const callee = this.of(fn);
     if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
@@ -446,6 +496,9 @@ export class TensorEvidence {
     if (/^torch\.nn\.[A-Z]/.test(qualified) || /^torch\.nn\.(modules|parallel)\./.test(qualified)) {
       return qualified.endsWith(".Parameter") ? evidence("tensor", "an `nn.Parameter`") : evidence("module", `an \`${short}\` module`);
     }
+    // The total norm, a tensor on the parameters' device (pytorch-sync-facts.md §2: returned, not read).
+    if (/^torch\.nn\.utils(\.clip_grad)?\.(clip_grad_norm_?|get_total_norm)$/.test(qualified))
+      return evidence("gpu", `the gradient norm \`${short}\` returns, on the parameters' device`);
     if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
     if (NON_TENSOR_TORCH_FUNCTIONS.has(short) || /^(is_|get_|set_)/.test(short)) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
     if (short === "load") {
@@ -851,6 +904,63 @@ function bindingScope(name: string, binding: Binding, scope: Scope): Scope | und
 export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
   for (let current = node.parent; current; current = current.parent) if (current.type === "class_definition") return current;
   return undefined;
+}
+
+/**
+ * How `fn` uses its parameter as a Python value, if it does: an input of `forward` is a tensor unless the
+ * function slices with it (`x[:, :H]`), counts with it (`range(n)`, `math.ceil(H / w)`), compares it with a
+ * string (`mode == "image"`, `mode in ("a", "b")`) or sets it to a literal (`use_cache = False`). Tensors
+ * are seldom used so; sizes, modes and flags are.
+ */
+function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): string | undefined {
+  const text = env.text;
+  const body = childByField(fn, "body");
+  if (!body) return undefined;
+  for (const use of identifiersNamed(text, parameter.name, body)) {
+    const parent = use.parent;
+    if (parent?.type === "assignment" && use.field === "left") {
+      const right = childByField(parent, "right");
+      if (right && isPythonLiteral(right) && scopeOf(use, env.scopes).node === fn) return "set to a Python value in the function";
+      continue;
+    }
+    if (resolveBinding(parameter.name, use.start, scopeOf(use, env.scopes)) !== parameter) continue;
+    let operand = use;
+    while (operand.parent && (operand.parent.type === "binary_operator" || operand.parent.type === "unary_operator" || operand.parent.type === "parenthesized_expression")) operand = operand.parent;
+    const context = operand.parent;
+    if (context?.type === "slice") return "used as a slice bound";
+    if (context?.type === "argument_list" && operand.type !== "keyword_argument") {
+      const callee = childByField(context.parent!, "function");
+      const calleeText = callee ? text.slice(callee.start, callee.end) : "";
+      if (calleeText === "range" || calleeText.startsWith("math.")) return `passed to \`${calleeText}()\``;
+    }
+    if (context?.type === "comparison_operator" && context.children.some((side) => isStringValued(side) || isStringCollection(side)))
+      return "compared with a string";
+  }
+  return undefined;
+}
+
+function isPythonLiteral(node: SyntaxNode): boolean {
+  const inner = unparenthesized(node);
+  return inner.type === "true" || inner.type === "false" || isStringNode(inner);
+}
+
+/** `("a", "b")`, `["a", None]`: a literal collection of strings (and `None`). */
+function isStringCollection(node: SyntaxNode): boolean {
+  const inner = unparenthesized(node);
+  if (inner.type !== "tuple" && inner.type !== "list" && inner.type !== "set") return false;
+  const elements = inner.children;
+  return elements.some(isStringNode) && elements.every((element) => isStringNode(element) || isNoneNode(element));
+}
+
+function isUnpackTarget(node: SyntaxNode): boolean {
+  return ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list"].includes(node.type);
+}
+
+/** `x.to(torch.float16)`, `x.to(dtype=...)`: a cast, not a move. */
+function isDtypeOnly(call: SyntaxNode, text: string): boolean {
+  const [first] = positionalArguments(call);
+  if (first) return /^(torch\.)?(float|half|bfloat|double|int|long|short|bool|uint|complex)\w*$/.test(text.slice(first.start, first.end));
+  return !keywordArgument(call, "device", text);
 }
 
 function isFirstParameter(binding: Binding): boolean {
