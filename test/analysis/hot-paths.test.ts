@@ -614,6 +614,65 @@ describe("FileAnalysis", () => {
       assert.match(contextAt(a, `extra["y"].to("cuda")`).where, /called at line 10 in the step loop of `train\(\)`/);
     });
 
+    it("a branch on a parameter that every call of the file passes alike (or leaves at its default) never runs when they fix it otherwise", () => {
+      const a = analyse(py`
+        import torch
+        def top_k(logits, labels, k, reduction="mean"):
+            hits = (logits.topk(k).indices == labels[:, None]).float().sum(-1)
+            if reduction == "mean":
+                return hits.mean().item()
+            elif reduction != 'none':
+                return hits.sum().item()
+            return hits
+        def scale(x, factor=1):
+            if factor != 1.0:
+                return x * factor.item()
+            return x
+        def train(loader, model):
+            for x, y in loader:
+                logits = model(x.cuda())
+                top1 = top_k(logits, y, k=1, reduction='none')
+                top5 = top_k(logits, y, k=5, reduction="none")
+                scaled = scale(logits)
+      `);
+      assert.strictEqual(contextAt(a, "hits.mean().item()").hot, false);
+      assert.match(contextAt(a, "hits.mean().item()").reason, /passes `reduction=/);
+      assert.strictEqual(contextAt(a, "hits.sum().item()").hot, false);
+      assert.strictEqual(contextAt(a, "factor.item()").hot, false);
+      const b = analyse(py`
+        import torch
+        def top_k(logits, labels, k, reduction="mean"):
+            if reduction == "mean":
+                return logits.mean().item()
+            return logits
+        def train(loader, model):
+            for x, y in loader:
+                logits = model(x.cuda())
+                top1 = top_k(logits, y, 1, reduction="none")
+                top5 = top_k(logits, y, 5)
+      `);
+      assert.strictEqual(contextAt(b, "logits.mean().item()").hot, true);
+    });
+
+    it("a branch that clears its own flag, which the loop never sets again, runs on the first iteration only", () => {
+      const a = analyse(py`
+        import torch
+        def generate(model, prompt, steps, device):
+            prefill = True
+            for _ in range(steps):
+                logits = model(prompt)
+                if prefill:
+                    prefill = False
+                    first_only = torch.tensor([3], device=device)
+                warm = True
+                if warm:
+                    warm = False
+                    every_time = torch.tensor([3], device=device)
+      `);
+      assert.strictEqual(contextAt(a, "first_only = torch.tensor([3], device=device)").hot, false);
+      assert.strictEqual(contextAt(a, "every_time = torch.tensor([3], device=device)").hot, true);
+    });
+
     it("a loop over a model's weights or an optimizer's groups outside per-step code is a checkpoint or a set-up, not a step", () => {
       const a = analyse(py`
         import torch

@@ -64,6 +64,33 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
   return passed;
 }
 
+/** Python's `==` of two literals as written (`"none" == 'none'`, `1 == 1.0 == True`); a string never equals a number. */
+function sameLiteral(a: string, b: string): boolean {
+  const stringValue = (literal: string) => (/^[rRuU]?["']/.test(literal) ? literal.replace(/^[rRuU]?("""|'''|"|')/, "").replace(/("""|'''|"|')$/, "") : undefined);
+  const [stringA, stringB] = [stringValue(a), stringValue(b)];
+  if (stringA !== undefined || stringB !== undefined) return stringA === stringB;
+  const numeric = (literal: string) => (literal === "True" ? 1 : literal === "False" ? 0 : Number(literal.replace(/_/g, "")));
+  const [numberA, numberB] = [numeric(a), numeric(b)];
+  if (!Number.isNaN(numberA) && !Number.isNaN(numberB)) return numberA === numberB;
+  return a === b;
+}
+
+/**
+ * What several calls of one function all pass alike: a keyword is a literal only where every call passes that
+ * literal, absent where none passes it, and unknown (null) otherwise; a parameter any call fills by position
+ * is unknown.
+ */
+export function agreedArguments(calls: PassedArguments[]): PassedArguments | undefined {
+  if (calls.length <= 1) return calls[0];
+  const names = new Set(calls.flatMap((call) => Object.keys(call.keywords)));
+  const keywords: Record<string, string | null> = {};
+  for (const name of names) {
+    const values = calls.map((call) => (Object.prototype.hasOwnProperty.call(call.keywords, name) ? call.keywords[name] : undefined));
+    keywords[name] = values.every((value) => value !== undefined && value !== null && sameLiteral(value, values[0]!)) ? values[0]! : null;
+  }
+  return { positional: Math.max(...calls.map((call) => call.positional)), keywords, spread: calls.some((call) => call.spread) };
+}
+
 /** Methods that list a model's weights: `parameters()`, `named_buffers()`, `state_dict()`. */
 const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
@@ -270,8 +297,8 @@ export class HotPaths {
           // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
           plainLoop: caller.plainLoop,
           gpuCaller: caller.gpuCaller,
-          // With several callers, what one of them passes says nothing of the others'.
-          arguments: calls.length === 1 ? passedArguments(call, this.env.text) : undefined,
+          // With several callers, only what they all pass alike.
+          arguments: agreedArguments(calls.map((each) => passedArguments(each, this.env.text))),
         };
       }
     }
@@ -537,7 +564,12 @@ export class HotPaths {
     const passed = resolved && this.functionContext(fn, depth).arguments;
     const value = resolved && passed ? this.parameterValue(fn, resolved, passed) : undefined;
     if (value === undefined) return undefined;
-    const holds = test.kind === "truthy" ? isTruthyLiteral(value) : test.kind === "falsy" ? !isTruthyLiteral(value) : test.kind === "none" ? value === "None" : value !== "None";
+    const holds =
+      test.kind === "truthy" ? isTruthyLiteral(value)
+      : test.kind === "falsy" ? !isTruthyLiteral(value)
+      : test.kind === "none" ? value === "None"
+      : test.kind === "not-none" ? value !== "None"
+      : sameLiteral(value, test.literal!) === (test.kind === "equals");
     if (holds === taken) return undefined;
     const how = Object.prototype.hasOwnProperty.call(passed!.keywords, test.name) ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
     return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
@@ -574,8 +606,13 @@ export class HotPaths {
   }
 
   /** `p`, `not p`, `p is None`, `p is not None` on a bare name. */
-  private parameterTest(raw: SyntaxNode): { name: string; kind: "truthy" | "falsy" | "none" | "not-none" } | undefined {
+  private parameterTest(raw: SyntaxNode): { name: string; kind: "truthy" | "falsy" | "none" | "not-none" | "equals" | "not-equals"; literal?: string } | undefined {
     const node = unparenthesized(raw);
+    // `if reduction == "mean":`
+    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[0].type === "identifier" && LITERAL_TYPES.has(node.children[1].type) && node.children[1].type !== "none") {
+      const operator = node.tokens.join(" ");
+      if (operator === "==" || operator === "!=") return { name: this.text(node.children[0]), kind: operator === "==" ? "equals" : "not-equals", literal: this.text(node.children[1]) };
+    }
     if (node.type === "identifier") return { name: this.text(node), kind: "truthy" };
     if (node.type === "not_operator") {
       const argument = unparenthesized(childByField(node, "argument") ?? node.children[0]);
@@ -1010,6 +1047,7 @@ export class HotPaths {
       }
       case "identifier": {
         if (PERIODIC_FLAG_NAME.test(this.text(node))) return true;
+        if (this.clearsOwnFlag(node)) return true;
         // `report = step % 50 == 0` ... `if report:`
         return this.assignedTest(node, raw, (value) => this.isPeriodic(value));
       }
@@ -1101,6 +1139,28 @@ export class HotPaths {
       const right = childByField(node, "right");
       return !!left && !!right && this.text(left) === name && unparenthesized(right).type === "integer";
     }, true);
+  }
+
+  /**
+   * `if prefill: prefill = False; ...`: a branch that clears its own flag, which nothing in the loop around it
+   * sets again, runs on the first iteration only.
+   */
+  private clearsOwnFlag(flag: SyntaxNode): boolean {
+    const branch = flag.field === "condition" && (flag.parent?.type === "if_statement" || flag.parent?.type === "elif_clause") ? childByField(flag.parent, "consequence") : undefined;
+    if (!branch) return false;
+    const name = this.text(flag);
+    const setsFlag = (statement: SyntaxNode, value: string) => {
+      const assignment = statement.type === "expression_statement" ? statement.children[0] : statement;
+      if (assignment?.type !== "assignment") return false;
+      const left = childByField(assignment, "left");
+      const right = childByField(assignment, "right");
+      return left?.type === "identifier" && this.text(left) === name && !!right && right.type === value;
+    };
+    if (!branch.children.some((statement) => setsFlag(statement, "false"))) return false;
+    let loop = flag.parent;
+    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
+    if (!loop || loop.type === "function_definition") return false;
+    return !this.someNode(loop, (node) => node.type === "assignment" && childByField(node, "left")?.type === "identifier" && this.text(childByField(node, "left")!) === name && !setsFlag(node, "false"));
   }
 
   /**
