@@ -499,6 +499,32 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "every_step = loss.item()").hot, true);
     });
 
+    it("a branch that ends by `break` or `return` straight out of a step loop runs once; out of a loop inside the step, every step", () => {
+      const a = analyse(py`
+        import torch
+        def train(loader, model, max_steps):
+            step = 0
+            while step < max_steps:
+                batch = next(loader)
+                loss = model(batch).mean()
+                step += 1
+                if batch.epoch >= 3:
+                    final = loss.item()
+                    break
+                if step >= max_steps:
+                    last = loss.item()
+                    return loss
+                for name in ("a", "b"):
+                    if name in batch.skipped:
+                        per_step = loss.item()
+                        break
+      `);
+      assert.strictEqual(contextAt(a, "final = loss.item()").hot, false);
+      assert.match(contextAt(a, "final = loss.item()").reason, /its branch ends by `break` at line 10/);
+      assert.strictEqual(contextAt(a, "last = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "per_step = loss.item()").hot, true);
+    });
+
     it("`== 0` on the counter of a loop around the step loop holds on every step of that pass: not a periodic guard", () => {
       const a = analyse(py`
         import torch

@@ -159,8 +159,8 @@ export class HotPaths {
       // A branch that ends by raising or exiting runs once, on the way out.
       if (ancestor.type === "block" && isBranch(ancestor)) {
         const last = ancestor.children[ancestor.children.length - 1];
-        if (last && this.endsRun(last)) {
-          const exit = last.type === "raise_statement" ? "raising" : `\`${this.text(childByField(last.children[0], "function")!)}()\``;
+        if (last && (this.endsRun(last) || this.leavesStepLoop(last, ancestor))) {
+          const exit = last.type === "raise_statement" ? "raising" : last.type === "break_statement" ? "`break`" : last.type === "return_statement" ? "`return`" : `\`${this.text(childByField(last.children[0], "function")!)}()\``;
           return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs at most once: its branch ends by ${exit} at line ${this.line(last)}`);
         }
       }
@@ -705,6 +705,17 @@ export class HotPaths {
   }
 
   /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
+  /**
+   * `break` or `return` at the end of `branch` straight out of a step loop (`if done: save(); break`): the branch
+   * ends that loop's run. Out of any other loop it may end one pass of it, which a step may run every time.
+   */
+  private leavesStepLoop(statement: SyntaxNode, branch: SyntaxNode): boolean {
+    if (statement.type !== "break_statement" && statement.type !== "return_statement") return false;
+    let loop = branch.parent;
+    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
+    return !!loop && loop.type !== "function_definition" && this.loopKind(loop) === "step";
+  }
+
   private endsRun(statement: SyntaxNode): boolean {
     if (statement.type === "raise_statement") return true;
     if (statement.type !== "expression_statement" || statement.children.length !== 1 || statement.children[0].type !== "call") return false;
