@@ -680,6 +680,34 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(b, "logits.mean().item()").hot, true);
     });
 
+    it("`continue` until a count passes the mark the loop last set by an interval makes the rest of the loop periodic", () => {
+      const a = analyse(py`
+        import torch
+        def training_loop(loader, model, total_kimg, kimg_per_tick, batch_size):
+            cur_nimg = 0
+            cur_tick = 0
+            tick_start_nimg = cur_nimg
+            for images in loader:
+                loss = model(images.cuda()).mean()
+                loss.backward()
+                cur_nimg += batch_size
+                done = (cur_nimg >= total_kimg * 1000)
+                if (not done) and (cur_tick != 0) and (cur_nimg < tick_start_nimg + kimg_per_tick * 1000):
+                    continue
+                per_tick = loss.item()
+                cur_tick += 1
+                tick_start_nimg = cur_nimg
+            for images in loader:
+                loss = model(images.cuda()).mean()
+                cur_nimg += batch_size
+                if cur_nimg < start_nimg + kimg_per_tick * 1000:
+                    continue
+                never_marked = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "per_tick = loss.item()").hot, false);
+      assert.strictEqual(contextAt(a, "never_marked = loss.item()").hot, true);
+    });
+
     it("a branch that clears its own flag, which the loop never sets again, runs on the first iteration only", () => {
       const a = analyse(py`
         import torch

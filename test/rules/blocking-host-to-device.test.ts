@@ -133,6 +133,26 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "legacy CUDA tensor types: `imgs.type(Tensor)` and `Tensor(host_data)` copy host memory; `Tensor(sizes)` allocates",
+      code: py`
+        import numpy as np
+        import torch
+        cuda = torch.cuda.is_available()
+        Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+        def train(dataloader, generator, latent_dim):
+            for i, (imgs, _) in enumerate(dataloader):
+                valid = Tensor(imgs.size(0), 1).fill_(1.0)
+                real_imgs = imgs.type(Tensor)
+                z = Tensor(np.random.normal(0, 1, (imgs.shape[0], latent_dim)))
+                fake = generator(z)
+                kept = imgs.type(torch.FloatTensor)
+      `,
+      errors: [
+        { line: 8, column: 26, messageIncludes: ["`imgs.type(Tensor)`", "copies host memory to the GPU", "every step"] },
+        { line: 9, column: 13, messageIncludes: ["`Tensor(np.random.normal(0, 1, (imgs.shape[0], lat…`", "builds a tensor on the host"] },
+      ],
+    },
+    {
       name: "a tokenizer's output moved to the device in `forward` is a copy from host memory",
       code: py`
         import torch

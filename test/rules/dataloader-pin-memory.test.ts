@@ -93,6 +93,19 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "batches moved with `.type(Tensor)`, a legacy CUDA tensor type",
+      code: py`
+        import torch
+        cuda = torch.cuda.is_available()
+        Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+        dataloader = torch.utils.data.DataLoader(dataset, batch_size=64, shuffle=True)
+        for epoch in range(200):
+            for i, (imgs, _) in enumerate(dataloader):
+                real_imgs = imgs.type(Tensor)
+      `,
+      errors: [{ line: 4, messageIncludes: ["without `pin_memory=True`", "moved to the GPU at line 7"] }],
+    },
+    {
       name: "no pin_memory, batches moved in the same function",
       code: py`
         import torch

@@ -1053,7 +1053,7 @@ export class HotPaths {
         // `if step < 3:` runs on the first few steps of the whole run only.
         if (node.tokens[0] === "<" || node.tokens[0] === "<=")
           return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && (this.countsUpInBranch(left, node) || this.countsIterations(left, node)));
-        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left);
+        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left) || this.passedMark(left, right, node);
         return false;
       }
       case "identifier": {
@@ -1101,9 +1101,14 @@ export class HotPaths {
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
-        if (node.tokens[0] === "!=") return isModulo(left, this.env.text) || isModulo(right, this.env.text);
-        // `time.time() - last_log < interval`: most steps come before the interval has passed.
-        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return this.isElapsedTime(left);
+        if (node.tokens[0] === "!=") {
+          if (isModulo(left, this.env.text) || isModulo(right, this.env.text)) return true;
+          // `cur_tick != 0`: every step but one.
+          return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
+        }
+        // `time.time() - last_log < interval`: most steps come before the interval has passed; so do most before
+        // a count passes its last mark by an interval (`cur_nimg < tick_start_nimg + kimg_per_tick * 1000`).
+        if (node.tokens[0] === "<" || node.tokens[0] === "<=") return this.isElapsedTime(left) || this.passedMark(left, right, node);
         if (node.tokens[0] === ">" || node.tokens[0] === ">=") return this.isElapsedTime(right);
         return false;
       }
@@ -1194,6 +1199,29 @@ export class HotPaths {
       return !!amount && named(childByField(change!, "left")) && unparenthesized(amount).type === "integer" && Number(this.text(amount)) > 0;
     });
     return countsUp && !this.someNode(loop!, (node) => node.type === "assignment" && named(childByField(node, "left")));
+  }
+
+  /**
+   * `count >= mark + interval` (or `count - mark >= interval`) where the loop around `test` sets `mark = count`: the
+   * count has moved an interval past the mark that the loop sets each time it gets there, a periodic test.
+   */
+  private passedMark(countSide: SyntaxNode, boundSide: SyntaxNode, test: SyntaxNode): boolean {
+    let count = unparenthesized(countSide);
+    let mark: SyntaxNode | undefined;
+    const bound = unparenthesized(boundSide);
+    if (count.type === "binary_operator" && count.tokens[0] === "-") [count, mark] = [childByField(count, "left")!, childByField(count, "right")!];
+    else if (bound.type === "binary_operator" && bound.tokens[0] === "+") mark = childByField(bound, "left") ?? undefined;
+    if (!count || !mark || (count.type !== "identifier" && count.type !== "attribute") || (mark.type !== "identifier" && mark.type !== "attribute")) return false;
+    const [countText, markText] = [this.text(count), this.text(mark)];
+    let loop = test.parent;
+    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
+    if (!loop || loop.type === "function_definition") return false;
+    return this.someNode(loop, (node) => {
+      if (node.type !== "assignment") return false;
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      return !!left && !!right && this.text(left) === markText && this.text(unparenthesized(right)) === countText;
+    });
   }
 
   /** Seconds since a time the code keeps: `time.time() - last_log`, `now - self.start`, `elapsed`. */

@@ -16,7 +16,7 @@ export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|t
 export const EPOCH_NAME = /(?<!per_?)epoch/i;
 
 /** Counters that periodic guards test (`step`, `i`, `batch_idx`, `self.global_step`). */
-export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|_i|_num|_nb)$/i;
+export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iteration|global_step|batch_idx|batch_i|batch_num|batch_nb|num_updates|update|updates|count|counter|epoch)$|(step|iter|iteration|idx|index|count|tick|_i|_num|_nb)$/i;
 
 /**
  * Divisors of a modulo and loop bounds that count micro-batches of gradient accumulation (`accum_steps`,
@@ -25,8 +25,8 @@ export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iterat
  */
 export const ACCUMULATION_NAME = /accum|micro_?batch/i;
 
-/** Booleans that by name say "this is the log/eval/last step". */
-export const PERIODIC_FLAG_NAME = /^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
+/** Booleans that by name say "this is the log/eval/last step" (or "training is done"). */
+export const PERIODIC_FLAG_NAME = /^(done|finished)$|^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
 /** Clock reads: `time.time()`, `time.monotonic()`, `time.perf_counter()`, `datetime.now()`, `timeit.default_timer()`. */
 export const CLOCK_FUNCTION = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$|^(datetime\.)?datetime\.now$|^(timeit\.)?default_timer$/;

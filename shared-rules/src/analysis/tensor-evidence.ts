@@ -227,6 +227,25 @@ export class TensorEvidence {
     }
   }
 
+  /**
+   * `torch.cuda.FloatTensor`, or a name assigned one, also in one branch of a conditional (`Tensor =
+   * torch.cuda.FloatTensor if cuda else torch.FloatTensor`): the legacy CUDA tensor types.
+   */
+  isCudaTensorType(raw: SyntaxNode, depth = 0): boolean {
+    this.mentionsCudaTypes ??= /torch\.cuda\.\w*Tensor\b/.test(this.env.text);
+    if (!this.mentionsCudaTypes || depth > 3) return false;
+    const node = unparenthesized(raw);
+    if (node.type === "conditional_expression") {
+      const [consequence, , alternative] = node.children;
+      return (!!consequence && this.isCudaTensorType(consequence, depth + 1)) || (!!alternative && this.isCudaTensorType(alternative, depth + 1));
+    }
+    if (node.type === "attribute") return /^torch\.cuda\.\w*Tensor$/.test(this.qualifiedName(node) ?? "");
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.isCudaTensorType(binding.value, depth + 1);
+  }
+
+  private mentionsCudaTypes: boolean | undefined;
   private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
@@ -443,6 +462,13 @@ export class TensorEvidence {
   private ofCall(node: SyntaxNode): Evidence {
     const fn = childByField(node, "function");
     if (!fn) return UNKNOWN;
+    // `Tensor(np.random.normal(...))` with `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`.
+    if (this.isCudaTensorType(fn)) return evidence("gpu", `a \`${this.text(fn)}\`, a CUDA tensor type`);
+    // `imgs.type(Tensor)`: moved to the GPU.
+    if (fn.type === "attribute" && this.text(childByField(fn, "attribute")!) === "type") {
+      const [target] = positionalArguments(node);
+      if (target && this.isCudaTensorType(target)) return evidence("gpu", `moved to the GPU with \`.type(${this.text(target)})\``);
+    }
     const qualified = this.qualifiedName(fn);
     if (qualified) {
       const byName = this.ofNamedCall(node, fn, qualified);

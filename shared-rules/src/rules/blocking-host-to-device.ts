@@ -15,7 +15,7 @@ export const blockingHostToDevice: Rule = {
     code: "SYN201",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=...)`, `x.new_tensor(...)` or `torch.as_tensor(host_data, device=...)` in code that runs every step.",
+    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: true,
@@ -112,7 +112,9 @@ export const blockingHostToDevice: Rule = {
     return {
       call(node) {
         const call = methodCall(node, context);
-        if (call && (call.method === "to" || call.method === "cuda")) {
+        // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`: `.cuda()` by another name.
+        const movesByType = call?.method === "type" && positional(node).length === 1 && evidence.isCudaTensorType(positional(node)[0]);
+        if (call && (call.method === "to" || call.method === "cuda" || movesByType)) {
           if (keyword(node, "non_blocking", context)) return; // True, or a value the user controls
           if (call.method === "to") {
             const target = evidence.deviceArgument(node);
@@ -125,6 +127,16 @@ export const blockingHostToDevice: Rule = {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
           if (owner === "cpu" || owner === "batch" || owner === "numpy") return;
           context.report({ node, range: call.range, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "create it once in `__init__` (a registered buffer) or multiply by a Python scalar" } });
+          return;
+        }
+        // `Tensor(np.random.normal(...))` (a CUDA tensor type given host data, not sizes).
+        const callee = childByField(node, "function");
+        if (callee && evidence.isCudaTensorType(callee)) {
+          const args = positional(node);
+          const dataKind = args.length === 1 ? context.analysis.tensorEvidence(args[0]).kind : "scalar";
+          if (dataKind !== "numpy" && dataKind !== "container" && dataKind !== "cpu" && dataKind !== "batch") return;
+          const built = { kind: "gpu" as const, reason: `a \`${context.text(callee)}\`, a CUDA tensor type` };
+          context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "make it on the device (`torch.randn(..., device=...)`), or build it once before the loop" }, evidence: built });
           return;
         }
         const name = calleeName(node, context);

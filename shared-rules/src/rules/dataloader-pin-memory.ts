@@ -132,6 +132,8 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
     // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
     if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") continue;
     if (call?.method === "cuda") return node;
+    // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`.
+    if (call?.method === "type" && positional(node).length === 1 && context.analysis.evidence.isCudaTensorType(positional(node)[0])) return node;
     if (call?.method === "to") {
       const target = context.analysis.evidence.deviceArgument(node);
       if (target && context.analysis.evidence.deviceOf(target) === "gpu") return node;
