@@ -708,6 +708,48 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "never_marked = loss.item()").hot, true);
     });
 
+    it("`compute_loss` runs once per training step (a Hugging Face Trainer's hook)", () => {
+      const a = analyse(py`
+        import torch
+        from transformers import Trainer
+        class MyTrainer(Trainer):
+            def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+                outputs = model(**inputs)
+                self.seen = (inputs["attention_mask"].sum()).item()
+                return outputs.loss
+      `);
+      const context = contextAt(a, `(inputs["attention_mask"].sum()).item()`);
+      assert.strictEqual(context.hot, true);
+      assert.strictEqual(context.frequency, "every step");
+    });
+
+    it("an evaluation loop that a training loop runs only every N steps (inline or in a function) is not per step", () => {
+      const a = analyse(py`
+        import torch
+        def sample_images(generator, val_loader):
+            for imgs in val_loader:
+                fake = generator(imgs.cuda())
+                shown = fake.mean().item()
+        def evaluate(model, val_loader):
+            for x in val_loader:
+                per_epoch = model(x.cuda()).mean().item()
+        def train(model, generator, loader, val_loader, epochs, every):
+            for epoch in range(epochs):
+                for step, x in enumerate(loader):
+                    loss = model(x.cuda()).mean()
+                    loss.backward()
+                    if step % every == 0:
+                        for _ in range(20):
+                            inline = model(next(val_loader).cuda()).mean().item()
+                        sample_images(generator, val_loader)
+                evaluate(model, val_loader)
+      `);
+      assert.strictEqual(contextAt(a, "inline = model(next(val_loader).cuda()).mean().item()").hot, false);
+      assert.match(contextAt(a, "inline = model(next(val_loader).cuda()).mean().item()").reason, /its loop at line 15 runs only under the periodic guard at line 14 of the step loop at line 11/);
+      assert.strictEqual(contextAt(a, "shown = fake.mean().item()").hot, false);
+      assert.strictEqual(contextAt(a, "per_epoch = model(x.cuda()).mean().item()").hot, true);
+    });
+
     it("a branch that clears its own flag, which the loop never sets again, runs on the first iteration only", () => {
       const a = analyse(py`
         import torch

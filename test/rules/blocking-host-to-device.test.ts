@@ -4,6 +4,16 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "an empty tensor built on the device has no host data to copy",
+      code: py`
+        import torch
+        def train(loader, model, device):
+            for x in loader:
+                losses = torch.tensor([], device=device)
+                model(x.to(device, non_blocking=True))
+      `,
+    },
+    {
       name: "`.to(device, non_blocking=True)` and `.cuda(non_blocking=True)`",
       code: py`
         import torch

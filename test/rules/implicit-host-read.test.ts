@@ -60,6 +60,18 @@ ruleTester.run("implicit-host-read", {
       `,
     },
     {
+      name: "string methods give Python values, whatever the receiver (a batch dict's keys)",
+      code: py`
+        import torch
+        def train_step(batch, model):
+            out = {}
+            for k in batch:
+                if k.startswith("chosen") or k.endswith("_ids"):
+                    out[k.replace("chosen", "concatenated")] = batch[k]
+            return model(**out)
+      `,
+    },
+    {
       name: "a flag-named parameter with a `None` default is a Python bool",
       code: py`
         import torch

@@ -199,7 +199,12 @@ export class HotPaths {
     const guardInside = events.slice(0, firstLoop).find((event): event is GuardEvent => "guard" in event);
     if (guardInside) return this.cold(owner, `it is under the periodic guard at line ${this.line(guardInside.guard)}`);
     const innermost = events[firstLoop] as LoopEvent;
-    if (innermost.kind === "step") return this.stepLoopContext(innermost.loop, owner, compiled);
+    if (innermost.kind === "step") {
+      // An evaluation loop that a training loop runs every N steps: its own steps are not training steps.
+      const periodic = this.periodicInsideStepLoop(events, firstLoop) ?? (fn && !events.slice(firstLoop + 1).some((event) => "loop" in event) ? this.calledOnlyPeriodically(fn, depth) : undefined);
+      if (periodic) return this.cold(owner, periodic);
+      return this.stepLoopContext(innermost.loop, owner, compiled);
+    }
     if (innermost.kind === "epoch")
       return this.cold(owner, `it runs once per epoch: it is in the epoch loop at line ${this.line(innermost.loop)}, outside the step loop`);
     for (const event of events.slice(firstLoop + 1)) {
@@ -232,6 +237,39 @@ export class HotPaths {
       compiled,
       plainLoop: true,
     };
+  }
+
+  /** The step loop at `events[firstLoop]` runs under a periodic guard of an outer step loop (`if step % 250 == 0: for _ in range(val_steps):`). */
+  private periodicInsideStepLoop(events: Event[], firstLoop: number): string | undefined {
+    let guard: SyntaxNode | undefined;
+    for (const event of events.slice(firstLoop + 1)) {
+      if ("guard" in event) guard ??= event.guard;
+      else if (guard && event.kind === "step") return `its loop at line ${this.line((events[firstLoop] as LoopEvent).loop)} runs only under the periodic guard at line ${this.line(guard)} of the step loop at line ${this.line(event.loop)}`;
+      else return undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * Every call of `fn` in this file is cold code inside a step loop (`if batches_done % interval == 0:
+   * sample_images(batches_done)`): `fn`'s own loop runs every N steps of that loop.
+   */
+  private calledOnlyPeriodically(fn: SyntaxNode, depth: number): string | undefined {
+    if (depth > MAX_CALL_DEPTH) return undefined;
+    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    if (calls.length === 0) return undefined;
+    for (const call of calls) {
+      if (this.contextOf(call, depth + 1).hot || !this.insideStepLoop(call)) return undefined;
+    }
+    return `every call of ${this.functionLabel(fn)} in this file (line ${this.line(calls[0])}) runs only on some steps of a step loop`;
+  }
+
+  /** `node` is in the body of a step loop of its function (not in a loop's iterable, which runs once). */
+  private insideStepLoop(node: SyntaxNode): boolean {
+    for (let child = node, current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; child = current, current = current.parent) {
+      if ((current.type === "for_statement" || current.type === "while_statement") && child.field === "body" && this.loopKind(current) === "step") return true;
+    }
+    return false;
   }
 
   private stepLoopContext(loop: SyntaxNode, owner: string, compiled: CompiledRegion | undefined): SiteContext {
@@ -282,6 +320,9 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: "`forward` runs once per step (and once per token when decoding)" };
     if (/(^|_)step$/.test(name) || STEP_HOOK.test(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
+    // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
+    if (name === "compute_loss")
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
     const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));

@@ -96,6 +96,12 @@ const TORCH_ONLY_METHODS = new Set([
   "masked_select", "nonzero_static", "topk", "sort", "argsort", "cumsum", "t", "expand", "repeat_interleave",
   "float16", "to_dense", "to_sparse", "pin_memory", "unflatten", "movedim", "amax", "amin", "nansum", "nanmean",
 ]);
+/** Methods of `str` that tensors, arrays and containers do not have. */
+const STRING_METHODS = new Set([
+  "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "replace", "format", "join",
+  "isdigit", "isalpha", "isalnum", "isspace", "casefold", "removeprefix", "removesuffix", "splitlines", "capitalize",
+  "title", "zfill", "ljust", "rjust", "center", "partition", "rpartition",
+]);
 const TENSOR_ATTRIBUTES = new Set(["data", "T", "mT", "H", "mH", "real", "imag", "grad"]);
 const SCALAR_ATTRIBUTES = new Set([
   "shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "is_leaf", "layout", "names", "grad_fn",
@@ -623,6 +629,8 @@ export class TensorEvidence {
     if (sources) return sources.length === 1 ? this.prepared(sources[0]) : evidence("container", "the objects `prepare` returns");
     const receiver = childByField(fn, "object")!;
     const method = this.text(childByField(fn, "attribute")!);
+    // `k.endswith("_ids")`, `name.replace("a", "b")`: methods only strings have; their results are Python values.
+    if (STRING_METHODS.has(method)) return evidence("scalar", `the result of the string method \`.${method}()\``);
     const receiverEvidence = this.of(receiver);
     const kind = receiverEvidence.kind;
     const call = `\`.${method}()\``;

@@ -143,8 +143,10 @@ export const blockingHostToDevice: Rule = {
         if (name !== "torch.tensor" && name !== "torch.as_tensor") return;
         const device = keyword(node, "device", context);
         if (!device || evidence.deviceOf(device) !== "gpu") return;
+        // `torch.tensor([], device=...)`: no host data to copy; not reported (whether the empty copy waits is unchecked).
+        const [data] = positional(node);
+        if (data && (unparenthesized(data).type === "list" || unparenthesized(data).type === "tuple") && unparenthesized(data).children.length === 0) return;
         if (name === "torch.as_tensor") {
-          const [data] = positional(node);
           const kind = data ? context.analysis.tensorEvidence(data).kind : "unknown";
           if (kind === "gpu" || kind === "tensor") return; // already a tensor: no host copy
         }
