@@ -143,6 +143,25 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "what every call of the file passes tells a parameter's device and kind (a CPU tensor, a size)",
+      code: py`
+        import torch
+        def make(size, device="cpu"):
+            return torch.eye(size, device=device)
+        def pad(G, k):
+            return torch.tensor([k, k], device=G.device)
+        def embed(t, dim):
+            half = dim // 2
+            return torch.exp(torch.arange(half) / half).to(device=t.device)
+        def train(loader, model):
+            for x in loader:
+                G = make(3)
+                p = pad(G, 2)
+                e = embed(x.cuda(non_blocking=True), 128)
+      `,
+      errors: [{ line: 8, messageIncludes: ["`torch.exp(torch.arange(half) / half).to(device=t.…`", "copies host memory to the GPU"] }],
+    },
+    {
       name: "legacy CUDA tensor types: `imgs.type(Tensor)` and `Tensor(host_data)` copy host memory; `Tensor(sizes)` allocates",
       code: py`
         import numpy as np

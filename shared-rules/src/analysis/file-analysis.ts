@@ -5,7 +5,7 @@
 import { SyntaxNode, SyntaxTree, childByField, unparenthesized } from "../syntax";
 import { SourceText } from "../source-text";
 import { collectScopes, Scopes } from "./scopes";
-import { ClassInfo, Evidence, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
+import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import { HotPaths, SiteContext } from "./hot-paths";
 import type { HotEntries } from "./cross-file";
 
@@ -42,7 +42,8 @@ export class FileAnalysis {
     this.importsTorch = flags.importsTorch;
     this.mentionsDevice = flags.mentionsDevice;
     this.defaultDeviceChanged = flags.defaultDeviceChanged;
-    this.evidence = new TensorEvidence({ text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged: this.defaultDeviceChanged });
+    const environment: EvidenceEnvironment = { text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged: this.defaultDeviceChanged };
+    this.evidence = new TensorEvidence(environment);
     this.hotPaths = new HotPaths({
       text,
       root: tree.root,
@@ -53,6 +54,10 @@ export class FileAnalysis {
       statementsMentioning: options.statementsMentioning,
       hotEntries: options.hotEntries,
     });
+    // What the file's calls pass tells the evidence what a parameter is (`device="cpu"` left at its default).
+    environment.leftAtDefault = (parameter) => this.hotPaths.callsLeaveDefault(parameter);
+    environment.passedFor = (parameter) => this.hotPaths.argumentsFor(parameter);
+    environment.callCount = (fn) => this.hotPaths.callCount(fn);
   }
 
   text(node: SyntaxNode): string {

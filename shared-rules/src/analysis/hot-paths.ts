@@ -394,6 +394,19 @@ export class HotPaths {
    * `self.f(x)` in its class), in source order: what the file says the parameter is. A call that passes it
    * through `*args`/`**kwargs`, or not at all, gives nothing.
    */
+  /** How many calls of `fn` this file makes outside `fn`. */
+  callCount(fn: SyntaxNode): number {
+    return this.callSitesOf(fn).filter((call) => !contains(fn, call)).length;
+  }
+
+  /** The function of `parameter` has calls in this file, and none passes it (by name, position or splat). */
+  callsLeaveDefault(parameter: Binding): boolean {
+    const fn = parameter.node.parent?.parent;
+    if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return false;
+    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    return calls.length > 0 && this.argumentsFor(parameter).length === 0 && !calls.some(passesSplat);
+  }
+
   argumentsFor(parameter: Binding): SyntaxNode[] {
     const fn = parameter.node.parent?.parent;
     if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return [];

@@ -51,6 +51,12 @@ export interface EvidenceEnvironment {
   classes: Map<SyntaxNode, ClassInfo>;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
   defaultDeviceChanged: boolean;
+  /** Every call of the parameter's function in the file leaves it at its default (and there is one). */
+  leftAtDefault?: (parameter: Binding) => boolean;
+  /** What the calls of the parameter's function in the file pass for it (nothing for a call that leaves it). */
+  passedFor?: (parameter: Binding) => SyntaxNode[];
+  /** How many calls of the function the file makes (outside the function). */
+  callCount?: (fn: SyntaxNode) => number;
 }
 
 export interface ClassInfo {
@@ -462,7 +468,34 @@ export class TensorEvidence {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
       if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
     }
-    return UNKNOWN;
+    return this.passedAlike(binding) ?? UNKNOWN;
+  }
+
+  /** The device every call of the file passes for `parameter` (`random_mat_apply(..., device=device)`), if all agree. */
+  private passedDevice(parameter: Binding, depth: number): DeviceKind | undefined {
+    const passed = this.env.passedFor?.(parameter) ?? [];
+    const fn = parameter.node.parent?.parent;
+    if (passed.length === 0 || !fn || passed.length !== this.env.callCount?.(fn)) return undefined;
+    const kinds = passed.map((argument) => this.deviceOf(argument, depth + 1));
+    return kinds.every((kind) => kind === kinds[0]) && (kinds[0] === "cpu" || kinds[0] === "gpu") ? kinds[0] : undefined;
+  }
+
+  /**
+   * What every call of the file passes for `parameter`, when they all pass the same kind of host value (a CPU
+   * tensor, a NumPy array, a Python number) and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
+   * the CPU. (Calls from other files are not seen.)
+   */
+  private passedAlike(parameter: Binding): Evidence | undefined {
+    if (!this.env.passedFor || !this.env.leftAtDefault) return undefined;
+    const passed = this.env.passedFor(parameter);
+    const fn = parameter.node.parent?.parent;
+    if (passed.length === 0 || !fn || this.env.leftAtDefault(parameter)) return undefined;
+    // Every call passes it: as many arguments as calls (a call that leaves it gives none).
+    if (passed.length !== this.env.callCount?.(fn)) return undefined;
+    const kinds = passed.map((argument) => this.of(argument));
+    const first = kinds[0];
+    if ((first.kind !== "cpu" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
+    return evidence(first.kind, `every call in this file passes \`${parameter.name}\` ${first.reason}`);
   }
 
   private ofCall(node: SyntaxNode): Evidence {
@@ -746,9 +779,14 @@ export class TensorEvidence {
           if (kinds.every((kind) => kind === "cpu")) return "cpu";
           if (kinds.every((kind) => kind === "not-device")) return "not-device";
         }
+        if (binding?.kind === "parameter") {
+          const passed = this.passedDevice(binding, depth);
+          if (passed) return passed;
+        }
         if (binding?.kind === "parameter" && binding.defaultValue) {
           const kind = this.deviceOf(binding.defaultValue, depth + 1);
-          if (kind === "cpu") return "gpu"; // `device="cpu"` is a default the caller overrides
+          // `device="cpu"` is a default callers override, unless every call of the file leaves it.
+          if (kind === "cpu") return this.env.leftAtDefault?.(binding) ? "cpu" : "gpu";
           if (kind !== "unknown") return kind;
         }
         return DEVICE_NAME.test(name) ? "gpu" : "unknown";
