@@ -56,8 +56,7 @@ export class FileAnalysis {
     });
     // What the file's calls pass tells the evidence what a parameter is (`device="cpu"` left at its default).
     environment.leftAtDefault = (parameter) => this.hotPaths.callsLeaveDefault(parameter);
-    environment.passedFor = (parameter) => this.hotPaths.argumentsFor(parameter);
-    environment.callCount = (fn) => this.hotPaths.callCount(fn);
+    environment.passedByEveryCall = (parameter) => this.hotPaths.argumentsOfEveryCall(parameter);
   }
 
   text(node: SyntaxNode): string {

@@ -389,24 +389,30 @@ export class HotPaths {
     return signature;
   }
 
+  /** The function of `parameter` has calls in this file, and none passes it (by name, position or splat). */
+  callsLeaveDefault(parameter: Binding): boolean {
+    const calls = this.callsOfParameterFunction(parameter);
+    return calls.length > 0 && this.argumentsFor(parameter).length === 0 && !calls.some(passesSplat);
+  }
+
+  /** What each call of `parameter`'s function in this file passes for it, when every call passes it and there is one. */
+  argumentsOfEveryCall(parameter: Binding): SyntaxNode[] | undefined {
+    const calls = this.callsOfParameterFunction(parameter);
+    const passed = this.argumentsFor(parameter);
+    return calls.length > 0 && passed.length === calls.length ? passed : undefined;
+  }
+
+  private callsOfParameterFunction(parameter: Binding): SyntaxNode[] {
+    const fn = parameter.node.parent?.parent;
+    if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return [];
+    return this.callSitesOf(fn).filter((call) => !contains(fn, call));
+  }
+
   /**
    * The expressions passed for a parameter at its function's call sites in this file (`f(x)`, `f(p=x)`,
    * `self.f(x)` in its class), in source order: what the file says the parameter is. A call that passes it
    * through `*args`/`**kwargs`, or not at all, gives nothing.
    */
-  /** How many calls of `fn` this file makes outside `fn`. */
-  callCount(fn: SyntaxNode): number {
-    return this.callSitesOf(fn).filter((call) => !contains(fn, call)).length;
-  }
-
-  /** The function of `parameter` has calls in this file, and none passes it (by name, position or splat). */
-  callsLeaveDefault(parameter: Binding): boolean {
-    const fn = parameter.node.parent?.parent;
-    if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return false;
-    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
-    return calls.length > 0 && this.argumentsFor(parameter).length === 0 && !calls.some(passesSplat);
-  }
-
   argumentsFor(parameter: Binding): SyntaxNode[] {
     const fn = parameter.node.parent?.parent;
     if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return [];
@@ -758,18 +764,17 @@ export class HotPaths {
     }
   }
 
-  /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
   /**
    * `break` or `return` at the end of `branch` straight out of a step loop (`if done: save(); break`): the branch
    * ends that loop's run. Out of any other loop it may end one pass of it, which a step may run every time.
    */
   private leavesStepLoop(statement: SyntaxNode, branch: SyntaxNode): boolean {
     if (statement.type !== "break_statement" && statement.type !== "return_statement") return false;
-    let loop = branch.parent;
-    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
-    return !!loop && loop.type !== "function_definition" && this.loopKind(loop) === "step";
+    const loop = loopStatementAround(branch);
+    return !!loop && this.loopKind(loop) === "step";
   }
 
+  /** `raise ...`, `sys.exit(...)`, `exit()`, `os._exit(...)`: a statement after which this run does not go on. */
   private endsRun(statement: SyntaxNode): boolean {
     if (statement.type === "raise_statement") return true;
     if (statement.type !== "expression_statement" || statement.children.length !== 1 || statement.children[0].type !== "call") return false;
@@ -1226,10 +1231,8 @@ export class HotPaths {
       const right = childByField(assignment, "right");
       return left?.type === "identifier" && this.text(left) === name && !!right && right.type === value;
     };
-    if (!branch.children.some((statement) => setsFlag(statement, "false"))) return false;
-    let loop = flag.parent;
-    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
-    if (!loop || loop.type === "function_definition") return false;
+    const loop = loopStatementAround(flag);
+    if (!loop || !branch.children.some((statement) => setsFlag(statement, "false"))) return false;
     return !this.someNode(loop, (node) => node.type === "assignment" && childByField(node, "left")?.type === "identifier" && this.text(childByField(node, "left")!) === name && !setsFlag(node, "false"));
   }
 
@@ -1240,11 +1243,9 @@ export class HotPaths {
    */
   private countsIterations(raw: SyntaxNode, test: SyntaxNode): boolean {
     const counter = unparenthesized(raw);
-    if (counter.type !== "identifier") return false;
-    let loop = test.parent;
-    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
-    const body = loop && loop.type !== "function_definition" ? childByField(loop, "body") : undefined;
-    if (!body) return false;
+    const loop = loopStatementAround(test);
+    const body = loop && childByField(loop, "body");
+    if (counter.type !== "identifier" || !body) return false;
     const name = this.text(counter);
     const named = (node: SyntaxNode | undefined) => node?.type === "identifier" && this.text(node) === name;
     const countsUp = body.children.some((statement) => {
@@ -1252,7 +1253,7 @@ export class HotPaths {
       const amount = change?.type === "augmented_assignment" && change.tokens[0] === "+=" ? childByField(change, "right") : undefined;
       return !!amount && named(childByField(change!, "left")) && unparenthesized(amount).type === "integer" && Number(this.text(amount)) > 0;
     });
-    return countsUp && !this.someNode(loop!, (node) => node.type === "assignment" && named(childByField(node, "left")));
+    return countsUp && !this.someNode(loop, (node) => node.type === "assignment" && named(childByField(node, "left")));
   }
 
   /**
@@ -1267,10 +1268,8 @@ export class HotPaths {
     else if (bound.type === "binary_operator" && bound.tokens[0] === "+") mark = childByField(bound, "left") ?? undefined;
     if (!count || !mark || (count.type !== "identifier" && count.type !== "attribute") || (mark.type !== "identifier" && mark.type !== "attribute")) return false;
     const [countText, markText] = [this.text(count), this.text(mark)];
-    let loop = test.parent;
-    while (loop && loop.type !== "for_statement" && loop.type !== "while_statement" && loop.type !== "function_definition") loop = loop.parent;
-    if (!loop || loop.type === "function_definition") return false;
-    return this.someNode(loop, (node) => {
+    const loop = loopStatementAround(test);
+    return !!loop && this.someNode(loop, (node) => {
       if (node.type !== "assignment") return false;
       const left = childByField(node, "left");
       const right = childByField(node, "right");
@@ -1442,6 +1441,14 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
+}
+
+/** The innermost `for` or `while` statement around `node` in its function, if any. */
+function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; current = current.parent) {
+    if (current.type === "for_statement" || current.type === "while_statement") return current;
+  }
+  return undefined;
 }
 
 /** What a `for` loop or a comprehension iterates over. */

@@ -53,10 +53,8 @@ export interface EvidenceEnvironment {
   defaultDeviceChanged: boolean;
   /** Every call of the parameter's function in the file leaves it at its default (and there is one). */
   leftAtDefault?: (parameter: Binding) => boolean;
-  /** What the calls of the parameter's function in the file pass for it (nothing for a call that leaves it). */
-  passedFor?: (parameter: Binding) => SyntaxNode[];
-  /** How many calls of the function the file makes (outside the function). */
-  callCount?: (fn: SyntaxNode) => number;
+  /** What each call of the parameter's function in the file passes for it, if every call passes it (and there is one). */
+  passedByEveryCall?: (parameter: Binding) => SyntaxNode[] | undefined;
 }
 
 export interface ClassInfo {
@@ -135,6 +133,7 @@ export class TensorEvidence {
   private readonly memo = new Map<SyntaxNode, Evidence>();
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
   private readonly parameterMemo = new Map<Binding, Evidence>();
+  private mentionsCudaTypes: boolean | undefined;
   private depth = 0;
   private static readonly MAX_DEPTH = 40;
 
@@ -257,7 +256,6 @@ export class TensorEvidence {
     return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.isCudaTensorType(binding.value, depth + 1);
   }
 
-  private mentionsCudaTypes: boolean | undefined;
   private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
@@ -473,9 +471,8 @@ export class TensorEvidence {
 
   /** The device every call of the file passes for `parameter` (`random_mat_apply(..., device=device)`), if all agree. */
   private passedDevice(parameter: Binding, depth: number): DeviceKind | undefined {
-    const passed = this.env.passedFor?.(parameter) ?? [];
-    const fn = parameter.node.parent?.parent;
-    if (passed.length === 0 || !fn || passed.length !== this.env.callCount?.(fn)) return undefined;
+    const passed = this.env.passedByEveryCall?.(parameter);
+    if (!passed) return undefined;
     const kinds = passed.map((argument) => this.deviceOf(argument, depth + 1));
     return kinds.every((kind) => kind === kinds[0]) && (kinds[0] === "cpu" || kinds[0] === "gpu") ? kinds[0] : undefined;
   }
@@ -486,12 +483,8 @@ export class TensorEvidence {
    * the CPU. (Calls from other files are not seen.)
    */
   private passedAlike(parameter: Binding): Evidence | undefined {
-    if (!this.env.passedFor || !this.env.leftAtDefault) return undefined;
-    const passed = this.env.passedFor(parameter);
-    const fn = parameter.node.parent?.parent;
-    if (passed.length === 0 || !fn || this.env.leftAtDefault(parameter)) return undefined;
-    // Every call passes it: as many arguments as calls (a call that leaves it gives none).
-    if (passed.length !== this.env.callCount?.(fn)) return undefined;
+    const passed = this.env.passedByEveryCall?.(parameter);
+    if (!passed) return undefined;
     const kinds = passed.map((argument) => this.of(argument));
     const first = kinds[0];
     if ((first.kind !== "cpu" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
@@ -1000,7 +993,7 @@ function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnviron
     while (operand.parent && (operand.parent.type === "binary_operator" || operand.parent.type === "unary_operator" || operand.parent.type === "parenthesized_expression")) operand = operand.parent;
     const context = operand.parent;
     if (context?.type === "slice") return "used as a slice bound";
-    if (context?.type === "argument_list" && operand.type !== "keyword_argument") {
+    if (context?.type === "argument_list") {
       const callee = childByField(context.parent!, "function");
       const calleeText = callee ? text.slice(callee.start, callee.end) : "";
       if (calleeText === "range" || calleeText.startsWith("math.")) return `passed to \`${calleeText}()\``;
