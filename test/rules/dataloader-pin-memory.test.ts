@@ -93,6 +93,33 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "batches drawn with `next()` from an iterator or a generator over the loader, and moved in the loop",
+      code: py`
+        import torch
+        from torch.utils import data
+        def sample_data(loader):
+            while True:
+                for batch in loader:
+                    yield batch
+        def train(loader, generator, device, iters):
+            loader = sample_data(loader)
+            for idx in range(iters):
+                real_img = next(loader)
+                real_img = real_img.to(device)
+        def main(dataset, generator, device):
+            loader = data.DataLoader(dataset, batch_size=16, drop_last=True)
+            train(loader, generator, device, 1000)
+            val = data.DataLoader(dataset, batch_size=16)
+            val_iter = iter(val)
+            for step in range(100):
+                batch = utils.batch_to_device(next(val_iter), device)
+      `,
+      errors: [
+        { line: 13, messageIncludes: ["without `pin_memory=True`", "moved to the GPU at line 11"] },
+        { line: 15, messageIncludes: ["without `pin_memory=True`", "moved to the GPU at line 18"] },
+      ],
+    },
+    {
       name: "batches moved with `.type(Tensor)`, a legacy CUDA tensor type",
       code: py`
         import torch

@@ -2,6 +2,7 @@ import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { enclosingClassOf } from "../analysis/hot-paths";
+import { lastName } from "../analysis/names";
 import { calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
@@ -78,9 +79,14 @@ function pinMemoryFix(call: SyntaxNode, pin: SyntaxNode | undefined): Fix[] {
   return edit ? [{ title: "Add `pin_memory=True` to the `DataLoader`", safe: true, edits: [edit] }] : [];
 }
 
+/** Helpers that move a batch to a device by their name. */
+const DEVICE_MOVE_HELPER = /^(batch_)?to_(device|cuda|gpu)$|^move_(batch_)?to_(device|cuda|gpu)$/;
+
 /**
  * Where batches of the loader built by `call` are moved to a device: the loader is assigned to a name that a
- * loop of this file iterates, directly or after being passed to a function of this file.
+ * loop of this file iterates, directly or after being passed to a function of this file, or draws from with
+ * `next()` (also through `iter(loader)` or a generator over it); moved with `.to(device)`, `.cuda()`,
+ * `.type(torch.cuda.FloatTensor)` or a helper named so (`batch_to_device`, `move_to_device`).
  */
 function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
   const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
@@ -105,10 +111,33 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
         if (move) return move;
       }
     }
+    if (node.type === "call") {
+      // `batch = next(data_iter)` in a loop that moves it: `for step in range(n): x = next(it).to(device)`.
+      const [source] = positional(node);
+      const loop = source && context.text(childByField(node, "function")!) === "next" && iterates(source, loaderName, context) ? loopAround(node) : undefined;
+      const move = loop && firstDeviceMove(loop, context);
+      if (move) return move;
+    }
+    // `data_iter = iter(loader)`, `loader = sample_data(loader)` (a generator over it): its batches under another name.
+    if (node.type === "assignment" && depth < 2) {
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      const renamed = left && right && (left.type === "identifier" || left.type === "attribute") && unparenthesized(right).type === "call" && iterates(right, loaderName, context) ? context.text(left) : undefined;
+      const moved = renamed && renamed !== loaderName ? loopMovingBatches(scopeNode, renamed, context, depth + 1) : undefined;
+      if (moved) return moved;
+    }
     if (node.type === "call" && depth < 2) {
       const moved = passedToLocalFunction(node, loaderName, context, depth);
       if (moved) return moved;
     }
+  }
+  return undefined;
+}
+
+/** The innermost `for`/`while` around `node` in its function. */
+function loopAround(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current && current.type !== "function_definition"; current = current.parent) {
+    if (current.type === "for_statement" || current.type === "while_statement") return current;
   }
   return undefined;
 }
@@ -132,6 +161,9 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
     // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
     if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") continue;
     if (call?.method === "cuda") return node;
+    // `batch = batch_to_device(batch, device)`, `move_to_device(batch, device)`: a helper that moves the batch.
+    const callee = childByField(node, "function");
+    if (callee && DEVICE_MOVE_HELPER.test(lastName(context.text(callee)))) return node;
     // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`.
     if (call?.method === "type" && positional(node).length === 1 && context.analysis.evidence.isCudaTensorType(positional(node)[0])) return node;
     if (call?.method === "to") {
