@@ -143,6 +143,22 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "a loader's batch that every call passes is host memory, whatever the parameter's annotation",
+      code: py`
+        import torch
+        class Recipe:
+            def concatenated_forward(self, model, batch: tuple[torch.Tensor, torch.Tensor]):
+                input_ids, labels = batch
+                input_ids = input_ids.to(self._device)
+                return model(input_ids), labels
+            def train(self, loader):
+                for idx, batch in enumerate(loader):
+                    policy = self.concatenated_forward(self._model, batch)
+                    reference = self.concatenated_forward(self._ref_model, batch)
+      `,
+      errors: [{ line: 5, messageIncludes: ["`input_ids.to(self._device)`", "copies host memory to the GPU", "every step"] }],
+    },
+    {
       name: "what every call of the file passes tells a parameter's device and kind (a CPU tensor, a size)",
       code: py`
         import torch

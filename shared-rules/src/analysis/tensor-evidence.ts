@@ -442,7 +442,8 @@ export class TensorEvidence {
     const name = binding.name;
     if (binding.annotation) {
       const annotation = this.text(binding.annotation);
-      if (/\bTensor\b|Tensor\b/.test(annotation)) return evidence("tensor", `\`${name}\` is annotated \`${annotation}\``);
+      // What every call passes says where the tensor is; the annotation only that it is one.
+      if (/\bTensor\b|Tensor\b/.test(annotation)) return this.passedAlike(binding) ?? evidence("tensor", `\`${name}\` is annotated \`${annotation}\``);
       if (/ndarray|NDArray/.test(annotation)) return evidence("numpy", `\`${name}\` is annotated \`${annotation}\``);
       if (/^(int|float|bool|str|complex|bytes)\b/.test(annotation)) return evidence("scalar", `\`${name}\` is annotated \`${annotation}\``);
       if (/DataLoader/.test(annotation)) return evidence("loader", `\`${name}\` is annotated \`${annotation}\``);
@@ -479,7 +480,7 @@ export class TensorEvidence {
 
   /**
    * What every call of the file passes for `parameter`, when they all pass the same kind of host value (a CPU
-   * tensor, a NumPy array, a Python number) and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
+   * tensor, a loader's batch, a NumPy array, a Python number) and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
    * the CPU. (Calls from other files are not seen.)
    */
   private passedAlike(parameter: Binding): Evidence | undefined {
@@ -487,7 +488,7 @@ export class TensorEvidence {
     if (!passed) return undefined;
     const kinds = passed.map((argument) => this.of(argument));
     const first = kinds[0];
-    if ((first.kind !== "cpu" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
+    if ((first.kind !== "cpu" && first.kind !== "batch" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
     return evidence(first.kind, `every call in this file passes \`${parameter.name}\` ${first.reason}`);
   }
 
