@@ -708,6 +708,27 @@ describe("FileAnalysis", () => {
       assert.strictEqual(contextAt(a, "never_marked = loss.item()").hot, true);
     });
 
+    it("a modulo by 1, or by a name the file sets once to 1 (`log_interval = 1`), holds on every step: not a periodic guard", () => {
+      const a = analyse(py`
+        import torch
+        log_interval = 1
+        eval_interval = 1
+        eval_interval = 100
+        def train(loader, model):
+            for iter_num, batch in enumerate(loader):
+                loss = model(batch.cuda()).mean()
+                if iter_num % log_interval == 0:
+                    logged = loss.item()
+                if iter_num % 1 == 0:
+                    literal = loss.item()
+                if iter_num % eval_interval == 0:
+                    periodic = loss.item()
+      `);
+      assert.strictEqual(contextAt(a, "logged = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "literal = loss.item()").hot, true);
+      assert.strictEqual(contextAt(a, "periodic = loss.item()").hot, false);
+    });
+
     it("`compute_loss` runs once per training step (a Hugging Face Trainer's hook)", () => {
       const a = analyse(py`
         import torch

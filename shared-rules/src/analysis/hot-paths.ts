@@ -1099,14 +1099,14 @@ export class HotPaths {
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
-        return isModuloTest(node, this.env.text) || (!!argument && this.isComplementOfPeriodic(argument));
+        return isModuloTest(node, this.env.text, this.env.scopes) || (!!argument && this.isComplementOfPeriodic(argument));
       }
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (isInitialisationTest(node, this.env.text)) return true;
         if (node.tokens[0] === "==") {
-          if (isModuloTest(node, this.env.text)) return true;
+          if (isModuloTest(node, this.env.text, this.env.scopes)) return true;
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
         // `if step < 3:` runs on the first few steps of the whole run only.
@@ -1130,7 +1130,7 @@ export class HotPaths {
         // `divisible_by(step, every)` with `def divisible_by(n, d): return n % d == 0` (only a modulo: what else a
         // helper returns, `self.atol is None or ...`, says nothing of how often its caller's branch runs).
         const returned = this.soleReturnOf(this.localFunction(node));
-        return !!returned && isModuloTest(returned, this.env.text);
+        return !!returned && isModuloTest(returned, this.env.text, this.env.scopes);
       }
       default:
         return false;
@@ -1156,12 +1156,12 @@ export class HotPaths {
     const node = unparenthesized(raw);
     switch (node.type) {
       case "binary_operator":
-        return isModulo(node, this.env.text);
+        return isModulo(node, this.env.text, this.env.scopes);
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (node.tokens[0] === "!=") {
-          if (isModulo(left, this.env.text) || isModulo(right, this.env.text)) return true;
+          if (isModulo(left, this.env.text, this.env.scopes) || isModulo(right, this.env.text, this.env.scopes)) return true;
           // `cur_tick != 0`: every step but one.
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
@@ -1403,10 +1403,10 @@ function passesSplat(call: SyntaxNode): boolean {
 }
 
 /** `n % d == 0`, `0 == n % d`, `not n % d`. */
-function isModuloTest(raw: SyntaxNode, text: string): boolean {
+function isModuloTest(raw: SyntaxNode, text: string, scopes: Scopes): boolean {
   const node = unparenthesized(raw);
-  if (node.type === "not_operator") return !!node.children[0] && isModulo(node.children[0], text);
-  return node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "==" && node.children.some((child) => isModulo(child, text));
+  if (node.type === "not_operator") return !!node.children[0] && isModulo(node.children[0], text, scopes);
+  return node.type === "comparison_operator" && node.tokens.length === 1 && node.tokens[0] === "==" && node.children.some((child) => isModulo(child, text, scopes));
 }
 
 /** The block of an `if`, `elif` or `else` branch. */
@@ -1468,7 +1468,7 @@ function loopBound(loop: SyntaxNode): SyntaxNode | undefined {
  * `step % N`, the test of a periodic guard; not string formatting (`"%d" % n`), and not a count of
  * gradient-accumulation micro-batches (`(i + 1) % accum_steps == 0` holds on every optimizer step).
  */
-function isModulo(raw: SyntaxNode, text: string): boolean {
+function isModulo(raw: SyntaxNode, text: string, scopes: Scopes): boolean {
   const node = unparenthesized(raw);
   if (node.type !== "binary_operator" || node.tokens[0] !== "%") return false;
   const left = childByField(node, "left");
@@ -1477,7 +1477,20 @@ function isModulo(raw: SyntaxNode, text: string): boolean {
   // Only a divisor that is the count itself: `% (accum_steps * log_every)` is a periodic guard.
   const divisor = right && unparenthesized(right);
   const countsMicroBatches = (divisor?.type === "identifier" || divisor?.type === "attribute") && ACCUMULATION_NAME.test(lastName(text.slice(divisor.start, divisor.end)));
-  return !countsMicroBatches;
+  return !countsMicroBatches && !(divisor && isOne(divisor, text, scopes));
+}
+
+/** `1`, or a name bound once in its scope, to `1` (`log_interval = 1`): `step % log_interval == 0` holds on every step. */
+function isOne(divisor: SyntaxNode, text: string, scopes: Scopes): boolean {
+  if (divisor.type === "integer") return text.slice(divisor.start, divisor.end) === "1";
+  if (divisor.type !== "identifier") return false;
+  const name = text.slice(divisor.start, divisor.end);
+  const binding = resolveBinding(name, divisor.start, scopeOf(divisor, scopes));
+  const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value && unparenthesized(binding.value) : undefined;
+  if (value?.type !== "integer" || text.slice(value.start, value.end) !== "1") return false;
+  // Bound nowhere else in its scope (no `log_interval = args.log_interval` after it, no `+=`).
+  const scope = scopes.module.bindings.get(name)?.includes(binding!) ? scopes.module : scopeOf(divisor, scopes);
+  return (scope.bindings.get(name) ?? []).length === 1;
 }
 
 
