@@ -1444,7 +1444,7 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
 }
 
 /** The innermost `for` or `while` statement around `node` in its function, if any. */
-function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
+export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
   for (let current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; current = current.parent) {
     if (current.type === "for_statement" || current.type === "while_statement") return current;
   }

@@ -256,6 +256,14 @@ export class TensorEvidence {
     return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.isCudaTensorType(binding.value, depth + 1);
   }
 
+  /** `imgs.type(Tensor)` with a CUDA tensor type (`isCudaTensorType`): a move to the GPU. The type, if so. */
+  cudaTypeCast(call: SyntaxNode): SyntaxNode | undefined {
+    const fn = childByField(call, "function");
+    if (fn?.type !== "attribute" || this.text(childByField(fn, "attribute")!) !== "type") return undefined;
+    const [target] = positionalArguments(call);
+    return target && this.isCudaTensorType(target) ? target : undefined;
+  }
+
   private readonly qualifiedMemo = new Map<SyntaxNode, string | undefined>();
 
   /** The dotted name an expression stands for, with import aliases resolved (`F.relu` → `torch.nn.functional.relu`). */
@@ -497,11 +505,8 @@ export class TensorEvidence {
     if (!fn) return UNKNOWN;
     // `Tensor(np.random.normal(...))` with `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`.
     if (this.isCudaTensorType(fn)) return evidence("gpu", `a \`${this.text(fn)}\`, a CUDA tensor type`);
-    // `imgs.type(Tensor)`: moved to the GPU.
-    if (fn.type === "attribute" && this.text(childByField(fn, "attribute")!) === "type") {
-      const [target] = positionalArguments(node);
-      if (target && this.isCudaTensorType(target)) return evidence("gpu", `moved to the GPU with \`.type(${this.text(target)})\``);
-    }
+    const cudaType = this.cudaTypeCast(node);
+    if (cudaType) return evidence("gpu", `moved to the GPU with \`.type(${this.text(cudaType)})\``);
     const qualified = this.qualifiedName(fn);
     if (qualified) {
       const byName = this.ofNamedCall(node, fn, qualified);

@@ -113,7 +113,7 @@ export const blockingHostToDevice: Rule = {
       call(node) {
         const call = methodCall(node, context);
         // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`: `.cuda()` by another name.
-        const movesByType = call?.method === "type" && positional(node).length === 1 && evidence.isCudaTensorType(positional(node)[0]);
+        const movesByType = !!evidence.cudaTypeCast(node) && positional(node).length === 1;
         if (call && (call.method === "to" || call.method === "cuda" || movesByType)) {
           if (keyword(node, "non_blocking", context)) return; // True, or a value the user controls
           if (call.method === "to") {

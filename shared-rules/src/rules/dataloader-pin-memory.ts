@@ -1,7 +1,7 @@
 import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
-import { enclosingClassOf } from "../analysis/hot-paths";
+import { enclosingClassOf, loopStatementAround } from "../analysis/hot-paths";
 import { lastName } from "../analysis/names";
 import { calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";
@@ -114,7 +114,7 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
     if (node.type === "call") {
       // `batch = next(data_iter)` in a loop that moves it: `for step in range(n): x = next(it).to(device)`.
       const [source] = positional(node);
-      const loop = source && context.text(childByField(node, "function")!) === "next" && iterates(source, loaderName, context) ? loopAround(node) : undefined;
+      const loop = source && context.text(childByField(node, "function")!) === "next" && iterates(source, loaderName, context) ? loopStatementAround(node) : undefined;
       const move = loop && firstDeviceMove(loop, context);
       if (move) return move;
     }
@@ -134,13 +134,6 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
   return undefined;
 }
 
-/** The innermost `for`/`while` around `node` in its function. */
-function loopAround(node: SyntaxNode): SyntaxNode | undefined {
-  for (let current = node.parent; current && current.type !== "function_definition"; current = current.parent) {
-    if (current.type === "for_statement" || current.type === "while_statement") return current;
-  }
-  return undefined;
-}
 
 /** `for ... in loader`, `enumerate(loader)`, `tqdm(loader)`, `zip(loader, ...)`. */
 function iterates(iterable: SyntaxNode, loaderName: string, context: RuleContext): boolean {
@@ -165,7 +158,7 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
     const callee = childByField(node, "function");
     if (callee && DEVICE_MOVE_HELPER.test(lastName(context.text(callee)))) return node;
     // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`.
-    if (call?.method === "type" && positional(node).length === 1 && context.analysis.evidence.isCudaTensorType(positional(node)[0])) return node;
+    if (context.analysis.evidence.cudaTypeCast(node) && positional(node).length === 1) return node;
     if (call?.method === "to") {
       const target = context.analysis.evidence.deviceArgument(node);
       if (target && context.analysis.evidence.deviceOf(target) === "gpu") return node;
