@@ -150,8 +150,11 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
   const testFile = isTestFile(options.filePath);
   // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
-  const visitorsByType = new Map<string, { pythonOnly?: PythonOnlyCheck; rules: Array<{ rule: Rule; visit: (node: SyntaxNode) => void }> }>();
-  for (const [type, check] of Object.entries(PYTHON_ONLY_CHECKS)) visitorsByType.set(type, { pythonOnly: check, rules: [] });
+  // `rules`: every rule's visitor of the type; `coldRules`: those of rules that report outside hot paths too,
+  // all that can report in a function that never runs hot (`coldThroughout`) unless the preset is strict.
+  type Visitors = Array<{ rule: Rule; visit: (node: SyntaxNode) => void }>;
+  const visitorsByType = new Map<string, { pythonOnly?: PythonOnlyCheck; rules: Visitors; coldRules: Visitors }>();
+  for (const [type, check] of Object.entries(PYTHON_ONLY_CHECKS)) visitorsByType.set(type, { pythonOnly: check, rules: [], coldRules: [] });
   const failedRules = new Set<Rule>();
   /** The statement being walked: what rules report goes to its lint. */
   let current: StatementLint = { findings: [], pythonOnly: [] };
@@ -167,8 +170,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       const visitor: Visitor = rule.create(context);
       for (const [type, visit] of Object.entries(visitor)) {
         if (!visit) continue;
-        const entry = visitorsByType.get(type) ?? { rules: [] };
+        const entry = visitorsByType.get(type) ?? { rules: [], coldRules: [] };
         entry.rules.push({ rule, visit });
+        if (!rule.meta.hotPathOnly) entry.coldRules.push({ rule, visit });
         visitorsByType.set(type, entry);
       }
     } catch (error) {
@@ -223,14 +227,14 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   // One iterative walk per statement, which also finds what Python rejects and tree-sitter accepts; a rule
   // that throws is reported once and skipped for the rest of the file.
   // It runs for every node of every walked statement: indexed, and no set lookup until a rule has failed.
-  const visit = (node: SyntaxNode) => {
+  const visit = (node: SyntaxNode, cold: boolean) => {
     const entry = visitorsByType.get(node.type);
     if (entry === undefined) return;
     if (entry.pythonOnly) {
       const problem = entry.pythonOnly(node, text);
       if (problem) current.pythonOnly.push(problem);
     }
-    const visitors = entry.rules;
+    const visitors = cold ? entry.coldRules : entry.rules;
     for (let i = 0; i < visitors.length; i++) {
       const { rule, visit } = visitors[i];
       if (failedRules.size > 0 && failedRules.has(rule)) continue;
@@ -241,16 +245,28 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       }
     }
   };
+  // What `report` would drop is not looked for: under `recommended`, hot-path rules report nothing in a test
+  // file or in a function that never runs hot, and asking them costs their evidence questions.
+  const hotRulesEverywhereCold = !strict && testFile;
   const walk = (root: SyntaxNode) => {
     const stack: SyntaxNode[] = [root];
+    const coldStack: boolean[] = [hotRulesEverywhereCold];
     while (stack.length > 0) {
       const node = stack.pop()!;
-      visit(node);
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+      let cold = coldStack.pop()!;
+      visit(node, cold);
+      if (!strict && !testFile) {
+        if (node.type === "function_definition") cold = analysis.hotPaths.coldThroughout(node);
+        else if (node.type === "class_definition") cold = false;
+      }
+      for (let i = node.children.length - 1; i >= 0; i--) {
+        stack.push(node.children[i]);
+        coldStack.push(cold);
+      }
     }
   };
   const rootLint = current;
-  visit(syntax.root);
+  visit(syntax.root, hotRulesEverywhereCold);
   const findings: Finding[] = [...rootLint.findings];
   const pythonOnly: SyntaxProblem[] = [...rootLint.pythonOnly];
   const walked: SyntaxNode[] = [];

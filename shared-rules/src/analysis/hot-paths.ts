@@ -185,6 +185,23 @@ export class HotPaths {
     return base;
   }
 
+  /**
+   * True when no site whose innermost function is `fn` can be hot: `fn` does not run per step and holds no loop
+   * or graph capture of its own (nested functions and classes have contexts of their own). Then `contextOf`
+   * finds every such site cold, and the engine need not ask the hot-path rules about them.
+   */
+  coldThroughout(fn: SyntaxNode): boolean {
+    // The walk first: a function's context may ask for its callers' contexts, a loop is found by looking.
+    const stack = [...fn.children];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node))) return false;
+      if (node.type === "function_definition" || node.type === "class_definition") continue;
+      for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]);
+    }
+    return !this.functionContext(fn).hot;
+  }
+
   private classify(events: Event[], fn: SyntaxNode | undefined, depth: number): SiteContext {
     const owner = this.functionLabel(fn);
     const firstLoop = events.findIndex((event) => "loop" in event);
