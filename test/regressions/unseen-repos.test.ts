@@ -311,4 +311,132 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "tensor-formatting"), []);
   });
+
+  it("`.cuda(async=True)` is `non_blocking=True` by its name before PyTorch 0.4; `.cuda()` beside it still blocks", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      def train(model, dataset, optimizer):
+          loader = DataLoader(dataset, batch_size=64, pin_memory=True)
+          for inputs, targets in loader:
+              targets = targets.cuda(async=True)
+              inputs = inputs.cuda()
+              loss = model(inputs, targets)
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), [{ line: 7, rule: "blocking-host-to-device" }]);
+  });
+
+  it("Lightning's `optimizer_idx` and `global_step`, passed on to a loss module's `forward`, are Python integers; a tensor input is still one", () => {
+    const code = py`
+      import torch
+      class LPIPSWithDiscriminator(torch.nn.Module):
+          def forward(self, inputs, reconstructions, optimizer_idx, global_step, weights):
+              if optimizer_idx == 0:
+                  if global_step > 1000:
+                      return (inputs - reconstructions).abs().mean()
+              if weights.any():
+                  return inputs.mean()
+              return reconstructions.mean()
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read"), [{ line: 7, rule: "implicit-host-read" }]);
+  });
+
+  it("`generate()` runs a logits processor's and a stopping criterion's `__call__` once per token; a plain class's `__call__` is not hot", () => {
+    const code = py`
+      import torch
+      from transformers import LogitsProcessor, StoppingCriteria
+      class InvalidScoreLogitsProcessor(LogitsProcessor):
+          def __call__(self, input_ids, scores):
+              if torch.isnan(scores).any():
+                  scores.zero_()
+              return scores
+      class EosStopper(StoppingCriteria):
+          def __call__(self, input_ids, scores, **kwargs):
+              return input_ids[0, -1].item() == 2
+      class Collate:
+          def __call__(self, input_ids, scores):
+              return input_ids[0, -1].item()
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 5, rule: "implicit-host-read" },
+      { line: 10, rule: "item-in-hot-path" },
+    ]);
+  });
+
+  it("a function assigned as a module's `forward` (a monkey patch) runs on every forward pass, its inputs are a forward's", () => {
+    const code = py`
+      import torch
+      import transformers
+      def xformers_forward(self, hidden_states, attention_mask=None):
+          if attention_mask is None or attention_mask[0, 0, 0, 1] == 0:
+              return hidden_states
+          return hidden_states * 2
+      def unused_forward(self, hidden_states, attention_mask=None):
+          if attention_mask[0, 0, 0, 1] == 0:
+              return hidden_states
+      def replace_llama_attn_with_xformers_attn():
+          transformers.models.llama.modeling_llama.LlamaAttention.forward = xformers_forward
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 4, rule: "implicit-host-read" }]);
+  });
+
+  it("a loop that runs a model's method on inputs (directly, or through helpers it passes the model to) is a step loop; setup methods and argument-less ones are not", () => {
+    const code = py`
+      import torch
+      def extract_feature(model, frame):
+          return model.get_intermediate_layers(frame.cuda(), n=1)[0]
+      def label_propagation(model, frame):
+          return extract_feature(model, frame)
+      def track(model, frames):
+          for frame in frames:
+              feat = label_propagation(model, frame)
+              print(feat.sum().item())
+      def greedy_decode(model, ys, memory, max_len):
+          for _ in range(max_len):
+              out = model.decode(ys, memory)
+              next_word = out.argmax().item()
+      def materialize(model, mapping, cache):
+          for path in mapping:
+              submodule = model.get_submodule(path)
+              cache[path] = model.rope_cache_length()
+              print(submodule.weight.sum().item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), [
+      { line: 9, rule: "item-in-hot-path" },
+      { line: 13, rule: "item-in-hot-path" },
+    ]);
+  });
+
+  it("what a model's method computes from GPU tensors is on the GPU: moving it again copies nothing from the host", () => {
+    const code = py`
+      import torch
+      DEVICE = torch.device("cuda")
+      def greedy_decode(model, src, max_len):
+          src = src.to(DEVICE)
+          memory = model.encode(src)
+          ys = torch.ones(1, 1).to(DEVICE)
+          for _ in range(max_len):
+              memory = memory.to(DEVICE)
+              out = model.decode(ys, memory)
+              ys = torch.cat([ys, out.argmax(-1, keepdim=True)])
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
+  });
+
+  it("a branch that tests an attribute of `self` and sets it anew rebuilds a cache, not every step; a branch that only reads it runs when its test holds", () => {
+    const code = py`
+      import torch
+      class YOLOLayer(torch.nn.Module):
+          def forward(self, x):
+              if self.grid.shape[2:4] != x.shape[2:4]:
+                  self.grid = self._make_grid(x.shape[2], x.shape[3]).to(x.device)
+                  print(self.grid.sum().item())
+              if self.anchors.shape[0] != x.shape[0]:
+                  print(self.anchors.sum().item())
+              return x + self.grid
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), [{ line: 8, rule: "item-in-hot-path" }]);
+  });
 });

@@ -57,6 +57,7 @@ export class FileAnalysis {
     // What the file's calls pass tells the evidence what a parameter is (`device="cpu"` left at its default).
     environment.leftAtDefault = (parameter) => this.hotPaths.callsLeaveDefault(parameter);
     environment.passedByEveryCall = (parameter) => this.hotPaths.argumentsOfEveryCall(parameter);
+    environment.replacesForward = (fn) => this.hotPaths.replacesForward(fn);
   }
 
   text(node: SyntaxNode): string {

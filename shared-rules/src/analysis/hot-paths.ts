@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, keywordArgument, positionalArguments } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
@@ -31,7 +31,10 @@ export interface SiteContext {
    * state dict, a list of metrics): the engine reports it only on positive GPU evidence.
    */
   plainLoop?: boolean;
-  /** Hot because another file calls it from a site whose values may be assumed to live on a GPU. */
+  /**
+   * Hot because code whose values may be assumed to live on a GPU calls it: another file's hot site, a module
+   * whose `forward` it replaces, or `generate()` (a logits processor's `__call__`).
+   */
   gpuCaller?: boolean;
   /** What the one call that makes this function hot passes (its only hot caller's), for the function's branches. */
   arguments?: PassedArguments;
@@ -96,6 +99,8 @@ const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
+/** Hugging Face generation callbacks, whose `__call__` runs once per generated token. */
+const GENERATION_CALLBACK = /LogitsProcessor|LogitsWarper|StoppingCriteria/;
 
 interface LoopEvent {
   loop: SyntaxNode;
@@ -129,6 +134,7 @@ export class HotPaths {
   private callSiteQuestions = 0;
   private indexedAllCalls = false;
   private compiledFunctions: Set<SyntaxNode> | undefined;
+  private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
 
   constructor(private readonly env: HotPathEnvironment) {}
@@ -335,6 +341,12 @@ export class HotPaths {
       return { hot: true, where: `in the compiled function ${label}`, frequency: "on every call", reason: `${label} is compiled with \`torch.compile\`/TorchScript`, compiled: "torch.compile" };
     if (cls && name === "forward")
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: "`forward` runs once per step (and once per token when decoding)" };
+    // `generate()` calls each logits processor and stopping criterion once per generated token.
+    if (cls && name === "__call__" && GENERATION_CALLBACK.test(this.text(childByField(cls, "superclasses") ?? cls.children[0])))
+      return { hot: true, where: `in ${label}`, frequency: "for every generated token", reason: "`generate()` calls a logits processor or a stopping criterion once per generated token", gpuCaller: true };
+    const patch = this.forwardPatches().get(fn);
+    if (patch)
+      return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `\`${this.text(patch).replace(/\s+/g, " ")}\` (line ${this.line(patch)}) makes it a module's \`forward\``, gpuCaller: true };
     if (/(^|_)step$/.test(name) || STEP_HOOK.test(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
     // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
@@ -539,6 +551,32 @@ export class HotPaths {
       }
     }
     return compiled;
+  }
+
+  /** `fn` is assigned as a module's `forward` somewhere in the file: its inputs are a forward pass's. */
+  replacesForward(fn: SyntaxNode): boolean {
+    return this.forwardPatches().has(fn);
+  }
+
+  /** Functions of this file assigned as a module's `forward` (`LlamaAttention.forward = forward`), each with its assignment. */
+  private forwardPatches(): Map<SyntaxNode, SyntaxNode> {
+    if (this.patchedForwards) return this.patchedForwards;
+    const patches = new Map<SyntaxNode, SyntaxNode>();
+    this.patchedForwards = patches;
+    // Cheap text test first: most files patch nothing.
+    if (!/\.forward\s*=[^=]/.test(this.env.text)) return patches;
+    const stack = [this.env.root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]);
+      if (node.type !== "assignment") continue;
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      if (left?.type !== "attribute" || right?.type !== "identifier" || this.text(childByField(left, "attribute")!) !== "forward") continue;
+      const binding = resolveBinding(this.text(right), right.start, scopeOf(right, this.env.scopes));
+      if (binding?.kind === "function" && binding.value && !patches.has(binding.value)) patches.set(binding.value, node);
+    }
+    return patches;
   }
 
   private compiled(): Set<SyntaxNode> {
@@ -1015,7 +1053,7 @@ export class HotPaths {
         // `optimizer.zero_grad()` once before the batches is epoch work; in a loop without nested loops it marks steps.
         if (method === "zero_grad") return !directOnly;
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
-        return false;
+        return modelCalls && this.runsModel(node);
       }
       if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
       return false;
@@ -1035,12 +1073,22 @@ export class HotPaths {
     });
     const fn = passesModel ? this.localFunction(call) : undefined;
     if (!fn || fn === caller || this.hasStepLoop(fn)) return false;
-    return this.someDirectNode(fn, (node) => {
-      if (node.type !== "call") return false;
-      const callee = childByField(node, "function");
-      if (callee?.type === "identifier" && this.env.evidence.of(callee).kind === "module") return true;
-      return this.runsModelPassed(node, fn, depth + 1);
-    }, true);
+    return this.someDirectNode(fn, (node) => node.type === "call" && (this.runsModel(node) || this.runsModelPassed(node, fn, depth + 1)), true);
+  }
+
+  /**
+   * `model(x)`, or a method of a model that runs it on inputs (`model.generate(ids)`, `model.encode(x)`; not
+   * `model.eval()`, nor `model.rope_cache_length()`, which is given nothing to compute on).
+   */
+  private runsModel(call: SyntaxNode): boolean {
+    const callee = childByField(call, "function");
+    if (callee?.type === "identifier") return this.env.evidence.of(callee).kind === "module";
+    if (callee?.type !== "attribute") return false;
+    const receiver = childByField(callee, "object")!;
+    // Named like a model too: an item of a state dict or of a `Sequential` may also read as a module.
+    if (receiver.type !== "identifier" || !MODULE_NAME.test(this.text(receiver)) || MODULE_SETUP_METHOD.test(this.text(childByField(callee, "attribute")!))) return false;
+    if (positionalArguments(call).length === 0) return false;
+    return this.env.evidence.of(receiver).kind === "module";
   }
 
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
@@ -1104,6 +1152,7 @@ export class HotPaths {
 
   /** `step % N == 0`, `(i + 1) % N == 0`, `... and it % k == 0`, `i == len(loader) - 1`, `is_last_step`. */
   isPeriodic(raw: SyntaxNode): boolean {
+    if (this.rebuildsCache(raw)) return true;
     const node = unparenthesized(raw);
     switch (node.type) {
       case "boolean_operator": {
@@ -1237,6 +1286,26 @@ export class HotPaths {
    * `if prefill: prefill = False; ...`: a branch that clears its own flag, which nothing in the loop around it
    * sets again, runs on the first iteration only.
    */
+  /**
+   * `if self.grid.shape[2:4] != x.shape[2:4]: self.grid = make_grid(...)`: a branch that tests an attribute of
+   * `self` and sets it anew runs when the cached value must change (the first step, a new shape), not every step.
+   */
+  private rebuildsCache(condition: SyntaxNode): boolean {
+    const branch = condition.field === "condition" && (condition.parent?.type === "if_statement" || condition.parent?.type === "elif_clause") ? childByField(condition.parent, "consequence") : undefined;
+    if (!branch) return false;
+    const tested = new Set<string>();
+    this.someNode(condition, (node) => {
+      if (node.type === "attribute" && this.text(childByField(node, "object")!) === "self") tested.add(this.text(node));
+      return false;
+    });
+    if (tested.size === 0) return false;
+    return branch.children.some((statement) => {
+      const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
+      const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+      return left?.type === "attribute" && tested.has(this.text(left));
+    });
+  }
+
   private clearsOwnFlag(flag: SyntaxNode): boolean {
     const branch = flag.field === "condition" && (flag.parent?.type === "if_statement" || flag.parent?.type === "elif_clause") ? childByField(flag.parent, "consequence") : undefined;
     if (!branch) return false;

@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, MODULE_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODULE_NAME, MODULE_SETUP_METHOD, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -55,6 +55,8 @@ export interface EvidenceEnvironment {
   leftAtDefault?: (parameter: Binding) => boolean;
   /** What each call of the parameter's function in the file passes for it, if every call passes it (and there is one). */
   passedByEveryCall?: (parameter: Binding) => SyntaxNode[] | undefined;
+  /** A function of the file assigned as a module's `forward` (`LlamaAttention.forward = forward`). */
+  replacesForward?: (fn: SyntaxNode) => boolean;
 }
 
 export interface ClassInfo {
@@ -462,12 +464,14 @@ export class TensorEvidence {
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
     if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
+    if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
     const fn = binding.node.parent?.parent;
     const method = fn && fn.type === "function_definition" ? this.text(childByField(fn, "name")!) : "";
     const owner = fn ? enclosingClass(fn) : undefined;
     const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
-    if (ownerInfo?.isModule && isFirstParameter(binding)) return UNKNOWN;
-    if (ownerInfo?.isModule && method === "forward" && !binding.annotation) {
+    const patchedForward = !!fn && fn.type === "function_definition" && !owner && !!this.env.replacesForward?.(fn);
+    if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
+    if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
       const use = fn && pythonValueUse(binding, fn, this.env);
       return use ? evidence("scalar", `\`${name}\` is ${use}`) : evidence("tensor", `\`${name}\` is an input of \`forward\``);
     }
@@ -678,6 +682,9 @@ export class TensorEvidence {
     if (kind === "module") {
       if (method === "forward") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
       if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
+      // `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there.
+      if (!MODULE_SETUP_METHOD.test(method) && positionalArguments(node).some((argument) => this.of(argument).kind === "gpu"))
+        return evidence("gpu", `the output of \`${this.text(fn)}(...)\` on GPU tensors`);
       return UNKNOWN;
     }
     if (isTensorKind(kind)) {

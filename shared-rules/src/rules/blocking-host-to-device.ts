@@ -32,7 +32,8 @@ export const blockingHostToDevice: Rule = {
       why:
         "A host-to-device copy with the default `non_blocking=False` waits for every kernel already queued on the current stream and then for the copy. " +
         "With a pinned source (`DataLoader(pin_memory=True)`) and `non_blocking=True`, the copy is queued and the host moves on; stream order keeps it safe for later kernels. " +
-        "`torch.tensor(data, device=...)` always builds the tensor on the host first and copies it with a blocking copy.",
+        "`torch.tensor(data, device=...)` always builds the tensor on the host first and copies it with a blocking copy. " +
+        "`.cuda(async=True)`, the name of `non_blocking` before PyTorch 0.4, counts as `non_blocking=True`.",
       example: ["for x, y in loader:", "    x = x.to(device)", "    weight = torch.tensor([0.3, 0.7], device=device)", "    loss = criterion(model(x), y.cuda(), weight=weight)"].join("\n"),
       useInstead: [
         "weight = torch.tensor([0.3, 0.7], device=device)  # once, before the loop",
@@ -115,7 +116,8 @@ export const blockingHostToDevice: Rule = {
         // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`: `.cuda()` by another name.
         const movesByType = !!evidence.cudaTypeCast(node) && positional(node).length === 1;
         if (call && (call.method === "to" || call.method === "cuda" || movesByType)) {
-          if (keyword(node, "non_blocking", context)) return; // True, or a value the user controls
+          // True, or a value the user controls; `async=True` is its name before PyTorch 0.4 (a keyword since Python 3.7).
+          if (keyword(node, "non_blocking", context) || keyword(node, "async", context)) return;
           if (call.method === "to") {
             const target = evidence.deviceArgument(node);
             if (!target || evidence.deviceOf(target) !== "gpu") return;
