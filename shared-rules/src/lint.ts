@@ -398,7 +398,7 @@ function withoutNodes(site: SiteContext): SiteContext {
   return rest;
 }
 
-const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
+const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?(_[^/]*)?\.py$|(^|\/)conftest\.py$/;
 
 function fill(template: string, data: Record<string, string>, site: SiteContext): string {
   const values: Record<string, string> = { where: site.where, frequency: site.frequency, ...data };

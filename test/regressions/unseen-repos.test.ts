@@ -439,4 +439,135 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), [{ line: 8, rule: "item-in-hot-path" }]);
   });
+
+  it("an assertion's message runs only when the assertion fails; the asserted test itself still counts", () => {
+    const code = py`
+      import torch
+      class Encoder(torch.nn.Module):
+          def forward(self, x, grid_thw):
+              assert grid_thw.sum() > 0, f"bad grid {grid_thw[:, 0].tolist()}"
+              return x
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 4, rule: "implicit-host-read" }]);
+  });
+
+  it("files named like tests (`numerical_tests_qwen.py`, `model_tests.py`) have no hot paths; an evaluation script named `test.py` does", () => {
+    const code = py`
+      import torch
+      def run(model, loader, device):
+          for tokens in loader:
+              logits = model(tokens.to(device, non_blocking=True))
+              print(logits[:, -1].sum().item())
+    `;
+    const at = (filePath: string) => lintSource(code, { config: resolveConfig({}, process.cwd()), filePath }).findings.length;
+    assert.deepStrictEqual([at("/repo/scripts/numerical_tests_qwen.py"), at("/repo/model_tests.py"), at("/repo/test.py"), at("/repo/eval.py")], [0, 0, 1, 1]);
+  });
+
+  it("`torch.from_file` maps a file into host memory: reading its header is no GPU read", () => {
+    const code = py`
+      import torch
+      def _load_data_shard(file):
+          header = torch.from_file(str(file), False, 256, dtype=torch.int32)
+          assert header[0] == 20240520, "magic number mismatch"
+          num_tokens = int(header[2])
+          return num_tokens
+      def generator(files, model):
+          for file in files:
+              n = _load_data_shard(file)
+              model(torch.zeros(n, device="cuda")).backward()
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
+
+  it("counting steps while an object is built fills a schedule: its loop is set-up, not a step loop, in `__init__` and in what only `__init__` calls", () => {
+    const code = py`
+      import torch
+      class TrainingSchedule:
+          def __init__(self, total_steps, device):
+              self.weights = []
+              for step in range(total_steps + 1):
+                  self.weights.append(torch.tensor([0.5 * step], device=device))
+              self._build_prefix(total_steps, device)
+          def _build_prefix(self, total_steps, device):
+              for step in range(total_steps):
+                  self.weights.append(torch.tensor([1.0 * step], device=device))
+      def train(model, total_steps, device):
+          for step in range(total_steps):
+              w = torch.tensor([0.5 * step], device=device)
+              model(w).backward()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), [{ line: 13, rule: "blocking-host-to-device" }]);
+  });
+
+  it("a tensor built from Python numbers inside a torch.compile'd function is a graph constant; built from a tensor, or outside, it is still a copy", () => {
+    const code = py`
+      import torch
+      @torch.compile
+      def impl(x, x_s: float, host_rows):
+          scale = x.new_tensor(x_s, dtype=torch.float32)
+          w = torch.tensor([1.0, x_s], device="cuda")
+          rows = torch.as_tensor(host_rows, device="cuda")
+          return x * scale * w + rows
+      def eager(x, x_s: float, steps: int):
+          for _ in range(steps):
+              x = x * x.new_tensor(x_s)
+          return x
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), [
+      { line: 6, rule: "blocking-host-to-device" },
+      { line: 10, rule: "blocking-host-to-device" },
+    ]);
+  });
+
+  it("`step % log_freq == 0` is a test of counters, not a GPU read, even in a per-step method with values of unknown kind", () => {
+    const code = py`
+      import torch
+      class Trainer:
+          def load_checkpoint(self, path):
+              checkpoint = torch.load(path)
+              self.steps = checkpoint["steps"]
+          def _step(self, batch, phase):
+              loss = self.model(batch)
+              if self.steps[phase] % self.logging_conf.log_freq == 0:
+                  self.log(loss)
+              if loss.isnan():
+                  raise ValueError("nan")
+              return loss
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read"), [{ line: 10, rule: "implicit-host-read" }]);
+  });
+
+  it("a helper reached from a step path three calls deep and from a one-off loop is hot on the step path: its unmarked syncs are reported, and the message names that path", () => {
+    const code = py`
+      import torch
+      class Head(torch.nn.Module):
+          def forward(self, outputs, labels):
+              return self.get_losses(outputs, labels)
+          def get_losses(self, outputs, labels):
+              nlabel = (labels.sum(dim=2) > 0).sum(dim=1)
+              for batch_idx in range(outputs.shape[0]):
+                  num_gt = int(nlabel[batch_idx])
+                  self.get_assignments(outputs[batch_idx], num_gt)
+          def get_assignments(self, preds, num_gt, mode="gpu"):
+              if mode == "cpu":
+                  return self.simota_matching(preds.cpu(), num_gt)
+              return self.simota_matching(preds, num_gt)
+          def simota_matching(self, cost, num_gt):
+              return (cost > 0).sum().item()
+          def visualize(self, images):
+              for image in images:
+                  self.get_assignments(image, 1)
+          def fallback(self, outputs):
+              try:
+                  return self.get_assignments(outputs, 1)
+              except RuntimeError:
+                  return self.get_assignments(outputs, 1, "cpu")
+    `;
+    const result = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings;
+    assert.deepStrictEqual(result.map((f) => ({ line: f.line, rule: f.rule })), [
+      { line: 8, rule: "implicit-host-read" },
+      { line: 15, rule: "item-in-hot-path" },
+    ]);
+    assert.match(result[1].message, /called at line 9 in the loop at line 7 in `Head.get_losses\(\)`/);
+  });
 });

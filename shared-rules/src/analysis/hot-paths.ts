@@ -162,6 +162,9 @@ export class HotPaths {
       // An exception handler runs when something failed, not on every step.
       if ((ancestor.type === "except_clause" || ancestor.type === "except_group_clause") && child.type === "block")
         return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the exception handled at line ${this.line(ancestor)} is raised`);
+      // An assertion's message is evaluated only when the assertion fails.
+      if (ancestor.type === "assert_statement" && child !== ancestor.children[0])
+        return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it is the message of the assertion at line ${this.line(ancestor)}, evaluated only when it fails`);
       // A branch that ends by raising or exiting runs once, on the way out.
       if (ancestor.type === "block" && isBranch(ancestor)) {
         const last = ancestor.children[ancestor.children.length - 1];
@@ -251,6 +254,8 @@ export class HotPaths {
     const overWeights = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesWeights(loopIterable(event.loop), 0));
     if (overWeights)
       return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
+    if (this.runsAtConstruction(fn))
+      return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs while an object is built (in \`__init__\`, or a function only \`__init__\` calls), not per step`);
     return {
       hot: true,
       where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
@@ -325,8 +330,8 @@ export class HotPaths {
     this.inProgress.add(fn);
     try {
       const result = this.computeFunctionContext(fn, depth);
-      // A result reached at the depth limit may be incomplete; only memoise what is final.
-      if (result.hot || depth === 0) this.functionContexts.set(fn, result);
+      // A result reached at the depth limit may be incomplete (a per-step caller too deep to see): only memoise what is final.
+      if ((result.hot && !result.plainLoop) || depth === 0) this.functionContexts.set(fn, result);
       return result;
     } finally {
       this.inProgress.delete(fn);
@@ -355,22 +360,31 @@ export class HotPaths {
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
     const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    // The first caller on a per-step path; failing that, the first in a plain loop (whose sites count only on
+    // positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
+    let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
     for (const call of calls) {
       const caller = this.contextOf(call, depth + 1);
-      if (caller.hot) {
-        return {
-          hot: true,
-          where: `in ${label}, called at line ${this.line(call)} ${caller.where}`,
-          frequency: caller.frequency,
-          reason: `${label} is called from a hot path: ${caller.reason}`,
-          compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
-          // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
-          plainLoop: caller.plainLoop,
-          gpuCaller: caller.gpuCaller,
-          // With several callers, only what they all pass alike.
-          arguments: agreedArguments(calls.map((each) => passedArguments(each, this.env.text))),
-        };
+      if (caller.hot && !caller.plainLoop) {
+        hotCall = { call, caller };
+        break;
       }
+      if (caller.hot) hotCall ??= { call, caller };
+    }
+    if (hotCall) {
+      const { call, caller } = hotCall;
+      return {
+        hot: true,
+        where: `in ${label}, called at line ${this.line(call)} ${caller.where}`,
+        frequency: caller.frequency,
+        reason: `${label} is called from a hot path: ${caller.reason}`,
+        compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
+        // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
+        plainLoop: caller.plainLoop,
+        gpuCaller: caller.gpuCaller,
+        // With several callers, only what they all pass alike (a call in an exception handler is a fallback, never hot).
+        arguments: agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
+      };
     }
     const entry = this.crossFileEntry(fn);
     // A function with a step loop of its own runs once per call of its caller's loop, which is an epoch loop.
@@ -848,11 +862,20 @@ export class HotPaths {
       // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
       const trainsThroughCall = !nestedStepLoop && this.trainsThroughCall(loop);
       if ((this.isEpochLoop(loop) || nestedStepLoop) && !this.doesStepWork(loop, true, false) && !trainsThroughCall) kind = "epoch";
-      else if (this.iteratesStepRange(loop) || this.doesStepWork(loop, false, true) || trainsThroughCall) kind = "step";
+      // Counting steps while an object is built fills a per-step table (a schedule): set-up, not training.
+      else if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || this.doesStepWork(loop, false, true) || trainsThroughCall) kind = "step";
       else kind = "other";
     }
     this.loopKinds.set(loop, kind);
     return kind;
+  }
+
+  /** `__init__`, or a function of this file that only `__init__` methods call: it runs while an object is built. */
+  private runsAtConstruction(fn: SyntaxNode | undefined): boolean {
+    const isConstructor = (candidate: SyntaxNode | undefined) => !!candidate && this.text(childByField(candidate, "name")!) === "__init__";
+    if (!fn || isConstructor(fn)) return !!fn;
+    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    return calls.length > 0 && calls.every((call) => isConstructor(enclosingFunctionOf(call)));
   }
 
   private stepLoopEvidence(loop: SyntaxNode): string {
@@ -1103,7 +1126,8 @@ export class HotPaths {
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (predicate(node)) return true;
-      for (const child of node.children) {
+      for (let i = 0; i < node.children.length; i++) {
+        const child = node.children[i];
         if (child.type === "function_definition" || child.type === "class_definition") continue;
         if (skipLoops && (child.type === "for_statement" || child.type === "while_statement")) continue;
         stack.push(child);
@@ -1529,6 +1553,14 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   return !!callee && text.slice(callee.start, callee.end) === "len";
 }
 
+/** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
+function inExceptionHandler(node: SyntaxNode): boolean {
+  for (let child = node, current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; child = current, current = current.parent) {
+    if ((current.type === "except_clause" || current.type === "except_group_clause") && child.type === "block") return true;
+  }
+  return false;
+}
+
 /** The innermost `for` or `while` statement around `node` in its function, if any. */
 export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
   for (let current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; current = current.parent) {
@@ -1617,7 +1649,7 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    for (const child of node.children) stack.push(child);
+    for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]);
     if (node.type === "decorated_definition") {
       calls.decorated.push(node);
       continue;
@@ -1636,7 +1668,7 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
       }
     }
     // Cheap text test first: resolving every callee's qualified name is the expensive part.
-    if (/(compile|script)$/.test(textOf(callee))) calls.compileCalls.push(node);
+    if (text.endsWith("compile", callee.end) || text.endsWith("script", callee.end)) calls.compileCalls.push(node);
   }
   callsByStatement.set(statement, calls);
   return calls;

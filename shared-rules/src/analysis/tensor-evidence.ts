@@ -205,6 +205,9 @@ export class TensorEvidence {
         let result: Evidence | undefined;
         for (const operand of node.children) result = result ? combine(result, this.of(operand)) : this.of(operand);
         if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
+        // `step % log_freq == 0` on values of unknown kind: a periodic guard's test of counters, not of tensors.
+        if (node.children.length === 2 && node.children.some((side) => side.type === "integer") && node.children.some((side) => unparenthesized(side).type === "binary_operator" && unparenthesized(side).tokens[0] === "%" && !isStringNode(childByField(unparenthesized(side), "left")!)))
+          return evidence("scalar", "a modulo test of counters");
         return result && result.kind === "scalar" ? result : UNKNOWN;
       }
       case "unary_operator": {
@@ -574,6 +577,7 @@ export class TensorEvidence {
       return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", "loaded with `map_location=\"cpu\"`") : UNKNOWN;
     }
     if (short === "from_numpy") return evidence("cpu", "`torch.from_numpy(...)` shares host memory");
+    if (short === "from_file" && !keywordArgument(node, "device", this.env.text)) return evidence("cpu", "`torch.from_file(...)` maps a file into host memory");
     const device = keywordArgument(node, "device", this.env.text);
     const call = `\`${this.text(fn)}(...)\``;
     if (FACTORY_FUNCTIONS.has(short) || LIKE_FACTORIES.test(short)) {
@@ -699,6 +703,9 @@ export class TensorEvidence {
     if (kind === "unknown" && (TORCH_ONLY_METHODS.has(method) || method === "to" || method === "cpu")) {
       return this.afterDeviceMethod(node, method, evidence("tensor", `\`${this.text(receiver)}\` has tensor methods`));
     }
+    // `labels.sum(dim=2)`: NumPy says `axis=`; `dim=` and `keepdim=` are PyTorch's.
+    if (kind === "unknown" && (keywordArgument(node, "dim", this.env.text) || keywordArgument(node, "keepdim", this.env.text)))
+      return this.afterDeviceMethod(node, method, evidence("tensor", `\`.${method}(dim=...)\` is a tensor method`));
     return UNKNOWN;
   }
 

@@ -110,6 +110,17 @@ export const blockingHostToDevice: Rule = {
       context.report({ node, range, messageId: "copy", data: { expression: shortText(node, context, 50), assumption }, fixes });
     }
 
+    /**
+     * A tensor built from Python numbers inside a `torch.compile`d function is a constant of the compiled graph
+     * (or a scalar argument of its kernels): no copy runs per call.
+     */
+    function compiledFromPythonValues(node: SyntaxNode, data: SyntaxNode | undefined): boolean {
+      if (!data || context.analysis.contextOf(node).compiled !== "torch.compile") return false;
+      const value = unparenthesized(data);
+      const elements = value.type === "list" || value.type === "tuple" ? value.children : [value];
+      return elements.every((element) => context.analysis.tensorEvidence(element).kind === "scalar");
+    }
+
     return {
       call(node) {
         const call = methodCall(node, context);
@@ -128,6 +139,7 @@ export const blockingHostToDevice: Rule = {
         if (call && call.method === "new_tensor") {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
           if (owner === "cpu" || owner === "batch" || owner === "numpy") return;
+          if (compiledFromPythonValues(node, positional(node)[0])) return;
           context.report({ node, range: call.range, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "create it once in `__init__` (a registered buffer) or multiply by a Python scalar" } });
           return;
         }
@@ -152,6 +164,7 @@ export const blockingHostToDevice: Rule = {
           const kind = data ? context.analysis.tensorEvidence(data).kind : "unknown";
           if (kind === "gpu" || kind === "tensor") return; // already a tensor: no host copy
         }
+        if (compiledFromPythonValues(node, data)) return;
         const fixes = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context) ?? pythonScalarOperand(node, context)) : [];
         // The tensor is built for a GPU (its `device=`): positive evidence, so it counts in any loop that runs often.
         const built = { kind: "gpu" as const, reason: `built with \`device=${context.text(device)}\`` };
