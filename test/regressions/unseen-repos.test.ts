@@ -570,4 +570,30 @@ describe("findings on code synclint was not tuned on", () => {
     ]);
     assert.match(result[1].message, /called at line 9 in the loop at line 7 in `Head.get_losses\(\)`/);
   });
+
+  it("`all(t)` on a GPU tensor reads every element as a bool; a name bound to `torch.cuda.synchronize` (or a no-op on CPU) still synchronizes", () => {
+    const code = py`
+      import torch
+      device_type = "cuda"
+      synchronize = torch.cuda.synchronize if device_type == "cuda" else lambda: None
+      def generate(model, tokens, bsz, max_len):
+          eos_reached = torch.tensor([False] * bsz, device="cuda")
+          for cur_pos in range(max_len):
+              logits = model(tokens)
+              eos_reached |= logits.argmax(-1) == 2
+              if all(eos_reached):
+                  break
+      def train(model, loader, opt):
+          for x in loader:
+              synchronize()
+              loss = model(x.cuda(non_blocking=True))
+              loss.backward()
+              opt.step()
+              flags = all([True, x is not None])
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 9, rule: "implicit-host-read" },
+      { line: 13, rule: "explicit-synchronize" },
+    ]);
+  });
 });

@@ -61,10 +61,26 @@ export const explicitSynchronize: Rule = {
       return /event|evt|^start|^end|^stop/i.test(text) ? "event" : "stream";
     }
 
+    /**
+     * `synchronize = torch.cuda.synchronize if device_type == "cuda" else lambda: None`: a name bound to the
+     * device synchronize (on either side of a conditional, the other side a no-op for CPU runs).
+     */
+    function aliasesDeviceSynchronize(callee: SyntaxNode): boolean {
+      if (callee.type !== "identifier") return false;
+      const binding = resolveBinding(context.text(callee), callee.start, scopeOf(callee, context.analysis.scopes));
+      const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value && unparenthesized(binding.value) : undefined;
+      if (!value) return false;
+      const candidates = value.type === "conditional_expression" ? [value.children[0], value.children[2]] : [value];
+      return candidates.some((candidate) => {
+        const name = candidate && candidate.type === "attribute" ? context.analysis.evidence.qualifiedName(candidate) : undefined;
+        return !!name && DEVICE_SYNCHRONIZE.test(name);
+      });
+    }
+
     return {
       call(node) {
         const name = calleeName(node, context);
-        if (name && DEVICE_SYNCHRONIZE.test(name)) {
+        if ((name && DEVICE_SYNCHRONIZE.test(name)) || aliasesDeviceSynchronize(childByField(node, "function")!)) {
           context.report({ node, messageId: "device", data: { expression: shortText(node, context) } });
           return;
         }

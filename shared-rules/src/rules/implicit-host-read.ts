@@ -16,7 +16,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `math.isfinite()`, an index, `max()`) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
@@ -26,6 +26,7 @@ export const implicitHostRead: Rule = {
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",
       index: "`{{expression}}` {{where}} uses a GPU tensor as a Python index and waits for the GPU {{frequency}}{{assumption}}.",
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
+      iterate: "`{{expression}}` {{where}} iterates a GPU tensor in Python and reads each element as a Python bool, waiting for the GPU once per element {{frequency}}{{assumption}}.",
       nonfinite: "`{{expression}}` {{where}} checks the total norm with a Python `if` (`error_if_nonfinite=True`), which waits for the GPU {{frequency}}; the default `error_if_nonfinite=False` does not sync.",
     },
     mechanism: [
@@ -139,8 +140,10 @@ export const implicitHostRead: Rule = {
           return;
         }
         // Calls of anything else are most calls: they cost no argument list.
-        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min" && !MATH_FUNCTION.test(name)) return;
+        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min" && name !== "all" && name !== "any" && !MATH_FUNCTION.test(name)) return;
         const args = positional(node);
+        // `all(eos_reached)`: the builtin iterates the tensor and asks each element for a bool (`t.all()` is one read).
+        if ((name === "all" || name === "any") && args.length === 1) return reportValue(node, args[0], "iterate");
         if (MATH_FUNCTION.test(name)) {
           const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorArgument) reportValue(node, tensorArgument, "conversion");
