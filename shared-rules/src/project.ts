@@ -60,14 +60,31 @@ export class ProjectModules {
     return undefined;
   }
 
-  /** `resolve`, then through the modules that import the name from elsewhere and so export it. */
+  /**
+   * `resolve`, then through the modules that import the name from elsewhere and so export it, by name or with
+   * `from .dist import *` (a package's `__init__.py`), where the name is not the module's own.
+   */
   resolveDefinition(importer: string, dotted: string, linksOf: (file: string) => ModuleLinks | undefined): ResolvedName | undefined {
     let resolved = this.resolve(importer, dotted);
     for (let hop = 0; resolved && resolved.name && hop < MAX_REEXPORTS; hop++) {
       const [first, ...rest] = resolved.name.split(".");
-      const imports = linksOf(resolved.file)?.imports;
-      if (!imports || !Object.prototype.hasOwnProperty.call(imports, first)) return resolved;
-      resolved = this.resolve(resolved.file, [imports[first], ...rest].join("."));
+      const links = linksOf(resolved.file);
+      if (!links) return resolved;
+      if (Object.prototype.hasOwnProperty.call(links.imports, first)) {
+        resolved = this.resolve(resolved.file, [links.imports[first], ...rest].join("."));
+        continue;
+      }
+      if (Object.prototype.hasOwnProperty.call(links.functions, resolved.name) || !links.starImports) return resolved;
+      const from = resolved.file;
+      const name = resolved.name;
+      const reexported = links.starImports
+        .map((module) => this.resolve(from, `${module}.${name}`))
+        .find((candidate) => {
+          const target = candidate && linksOf(candidate.file);
+          return !!target && candidate!.file !== from && (Object.prototype.hasOwnProperty.call(target.functions, candidate!.name) || Object.prototype.hasOwnProperty.call(target.imports, candidate!.name.split(".")[0]));
+        });
+      if (!reexported) return resolved;
+      resolved = reexported;
     }
     return resolved;
   }

@@ -248,6 +248,18 @@ describe("cross-file hot paths", () => {
       );
     });
 
+    it("follows `from .misc import *` in a package's `__init__.py` to the module that defines the name, but not past a name the package defines itself", () => {
+      const links = new Map<string, ModuleLinks>([
+        [at("util/__init__.py"), { calls: [], imports: {}, functions: { helper: "helper" }, starImports: [".misc"] }],
+        [at("util/misc.py"), { calls: [], imports: {}, functions: { time_synchronized: "time_synchronized", helper: "helper" } }],
+      ]);
+      const linksOf = (file: string) => links.get(file);
+      assert.deepStrictEqual(modules.resolveDefinition(at("engine.py"), "util.time_synchronized", linksOf), { file: at("util/misc.py"), name: "time_synchronized" });
+      assert.deepStrictEqual(modules.resolveDefinition(at("engine.py"), "util.helper", linksOf), { file: at("util/__init__.py"), name: "helper" });
+      assert.deepStrictEqual(modules.resolveDefinition(at("engine.py"), "util.unknown", linksOf), { file: at("util/__init__.py"), name: "unknown" });
+      assert.deepStrictEqual(linksOf(at("util/__init__.py"))!.starImports, lintSource("from .misc import *\nfrom numpy import *\n", { filePath: at("util/__init__.py"), linkModules: true }).links!.starImports);
+    });
+
     it("gives each called function of another file one entry, from its first caller, for the names the file defines", () => {
       const engine = lintSource(ENGINE, { filePath: at("engine.py"), linkModules: true }).links!;
       const misc = lintSource(MISC, { filePath: at("util/misc.py"), linkModules: true }).links!;
@@ -358,6 +370,28 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(numbers("util/misc.py").findings.map((f) => f.line), []);
       const tensors = await lintInMemory({ "engine.py": engine("logger.update(**losses)"), "util/__init__.py": "", "util/misc.py": MISC });
       assert.deepStrictEqual(tensors("util/misc.py").findings.map((f) => f.line), [8]);
+    });
+
+    it("a helper that a package re-exports with `from .dist import *` is hot where its module defines it", async () => {
+      const result = await lintInMemory({
+        "evaluate.py": py`
+          import torch
+          from utils import time_synchronized
+          def evaluate(model, loader):
+              for imgs in loader:
+                  start = time_synchronized()
+                  outputs = model(imgs.cuda(non_blocking=True))
+        `,
+        "utils/__init__.py": "from .dist import *\n",
+        "utils/dist.py": py`
+          import time
+          import torch
+          def time_synchronized():
+              torch.cuda.synchronize()
+              return time.time()
+        `,
+      });
+      assert.deepStrictEqual(result("utils/dist.py").findings.map((finding) => [finding.rule, finding.line]), [["explicit-synchronize", 4]]);
     });
 
     it("does not make a function with a step loop of its own hot: its caller's loop runs it once per pass", async () => {

@@ -596,4 +596,17 @@ describe("findings on code synclint was not tuned on", () => {
       { line: 13, rule: "explicit-synchronize" },
     ]);
   });
+
+  it("a CPU tensor keeps its device under `+=`: moving the total to the GPU every step is a blocking copy", () => {
+    const code = py`
+      import torch
+      class Trainer:
+          def train_step(self, batch):
+              local_valid_tokens = torch.tensor(0)
+              local_valid_tokens += (batch["labels"] != -100).sum()
+              global_valid_tokens = local_valid_tokens.to(self.device)
+              return int(local_valid_tokens)
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 6, rule: "blocking-host-to-device" }]);
+  });
 });

@@ -58,6 +58,8 @@ export interface ModuleLinks {
    * `UniformSampler(Sampler)` inherits it from a class of the same file.
    */
   functions: Record<string, string>;
+  /** The project modules it imports everything from at its top level (`from .dist import *`), which it re-exports. */
+  starImports?: string[];
 }
 
 export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };
@@ -161,7 +163,12 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     }
   });
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
-  return { calls, imports, functions: importableFunctions(root, text) };
+  const starImports = root.children.filter((statement) => statement.type === "import_from_statement" && statement.children.some((child) => child.type === "wildcard_import")).flatMap((statement) => {
+    const module = childByField(statement, "module_name");
+    const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
+    return target && isProjectTarget(target) ? [target] : [];
+  });
+  return { calls, imports, functions: importableFunctions(root, text), ...(starImports.length > 0 ? { starImports } : {}) };
 }
 
 function importableFunctions(root: SyntaxNode, text: string): Record<string, string> {

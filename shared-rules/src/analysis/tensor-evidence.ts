@@ -327,7 +327,10 @@ export class TensorEvidence {
         const scope = scopeOf(binding.node, this.env.scopes);
         const previous = previousBinding(binding, scope);
         if (!previous) return rhs;
-        return combine(this.ofBinding(previous), rhs);
+        const before = this.ofBinding(previous);
+        // `total += (labels != -100).sum()` on a tensor is an in-place op: the tensor keeps its device.
+        if (before.kind === "cpu" || before.kind === "gpu") return evidence(before.kind, `\`${binding.name}\` keeps its device under \`${binding.operator ?? "+="}\` (${before.reason})`);
+        return combine(before, rhs);
       }
       case "for": {
         if (!binding.value) return UNKNOWN;
