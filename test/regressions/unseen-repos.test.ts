@@ -609,4 +609,22 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code), [{ line: 6, rule: "blocking-host-to-device" }]);
   });
+
+  it("a function that dispatches to a same-file function with a step loop runs once per pass: the loop over tasks that calls it is no hot path for the tally after the steps", () => {
+    const code = py`
+      import torch
+      def run_categorical_eval(model, loader, device):
+          num_passed = 0
+          for batch in loader:
+              logits = model(batch.to(device, non_blocking=True))
+              num_passed += (logits.argmax(-1) == 0).sum()
+          total = torch.tensor([num_passed], dtype=torch.long, device=device)
+          return total.item()
+      def run_chat_eval(task_name, model, loader, device):
+          return run_categorical_eval(model, loader, device)
+      for task_name in ["ARC-Easy", "MMLU"]:
+          acc = run_chat_eval(task_name, model, loader, "cuda")
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
 });

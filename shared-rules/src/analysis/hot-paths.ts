@@ -1051,13 +1051,23 @@ export class HotPaths {
     return undefined;
   }
 
+  /**
+   * `fn` runs a step loop: its own, or that of a function of this file it calls outside any loop
+   * (`run_chat_eval()` dispatches to `run_categorical_eval()`, whose loop goes over the batches): once per call,
+   * so the rest of its body, and its callers' loops, run once per pass over the steps.
+   */
   private hasStepLoop(fn: SyntaxNode): boolean {
     const cached = this.functionHasStepLoop.get(fn);
     if (cached !== undefined) return cached;
     this.functionHasStepLoop.set(fn, false);
     const body = childByField(fn, "body");
     // A loop over the micro-batches of one step is part of that step: the function still runs once per step.
-    const result = !!body && this.someNode(body, (node) => (node.type === "for_statement" || node.type === "while_statement") && !this.countsMicroBatches(node) && (this.iteratesData(node) || this.doesStepWork(node, false, true)));
+    const result = !!body && this.someNode(body, (node) => {
+      if (node.type === "for_statement" || node.type === "while_statement") return !this.countsMicroBatches(node) && (this.iteratesData(node) || this.doesStepWork(node, false, true));
+      if (node.type !== "call" || loopStatementAround(node)) return false;
+      const callee = this.localFunction(node);
+      return !!callee && callee !== fn && this.hasStepLoop(callee);
+    });
     this.functionHasStepLoop.set(fn, result);
     return result;
   }
