@@ -627,4 +627,73 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code), []);
   });
+
+  it("an attribute moved and stored back (`self.ids = [k.to(d) for k in self.ids]`) is copied once; a fresh value moved in the same loop still counts", () => {
+    const code = py`
+      import torch
+      class KeywordsStoppingCriteria:
+          def __init__(self, keywords):
+              self.keyword_ids = [torch.tensor(k) for k in keywords]
+          def __call__(self, output_ids, scores, **kwargs):
+              self.keyword_ids = [keyword_id.to(output_ids.device) for keyword_id in self.keyword_ids]
+              extra = [torch.tensor(k).to(output_ids.device) for k in self.keywords]
+              return any((output_ids[0, -1] == k).any() for k in self.keyword_ids)
+      class Trainer:
+          def train(self, model, loader, device):
+              for x in loader:
+                  self.last = [b.to(device) for b in x]
+                  model(self.last).backward()
+      class Agent:
+          def rollout(self, env, model, steps, device):
+              self.state = torch.FloatTensor(env.reset())
+              for step in range(steps):
+                  self.state = self.state.to(device=device)
+                  action = model(self.state)
+                  self.state = torch.FloatTensor(env.step(action)[0])
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [7, 12, 18]);
+  });
+
+  it("an input of `forward` used as a size (`x.view(B, H, W, C)`) is a Python int; a name rebound to `nonzero(...)` indices is no boolean mask; TorchScript-only and tracing-only branches are not eager steps", () => {
+    const code = py`
+      import torch
+      class PatchMerging(torch.nn.Module):
+          def forward(self, x, H, W):
+              B, L, C = x.shape
+              assert L == H * W, "input feature has wrong size"
+              x = x.view(B, H, W, C)
+              if torch.jit.is_scripting():
+                  idx = (x > 0).nonzero()
+              else:
+                  idx = (x > 1).nonzero()
+              if not torch.compiler.is_compiling():
+                  valid = torch.nonzero(x.sum(-1) > 0).squeeze(1)
+              else:
+                  print(x.sum().item())
+              return x[valid]
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [[10, "data-dependent-shape"], [12, "data-dependent-shape"]]);
+  });
+
+  it("`.to(other)` moves to the device of the tensor `other`; loops in `test_*` functions of a library module are self-tests", () => {
+    const code = py`
+      import math
+      import torch
+      class SequenceGenerator(torch.nn.Module):
+          def __init__(self, model):
+              super().__init__()
+              self.model = model
+          def forward(self, tokens, max_len):
+              for step in range(max_len):
+                  lprobs = self.model(tokens.cuda(non_blocking=True))
+                  lprobs[:, 0] = torch.tensor(-math.inf).to(lprobs)
+                  tokens = torch.cat([tokens, lprobs.argmax(-1, keepdim=True)], 1)
+              return tokens
+      def test_varlen_correctness():
+          cu_seqlens = torch.tensor([0, 3, 7], device="cuda")
+          for i in range(2):
+              start = cu_seqlens[i].item()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [[10, "blocking-host-to-device"]]);
+  });
 });

@@ -99,6 +99,8 @@ const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
+/** Tests that hold only under TorchScript or while Dynamo, FX or ONNX export traces a graph. */
+const TRACING_TEST = /^torch\.(jit\.(is_scripting|is_tracing)|compiler\.is_compiling|_dynamo\.is_compiling|fx\._symbolic_trace\.is_fx_tracing|onnx\.is_in_onnx_export)$/;
 /** Hugging Face generation callbacks, whose `__call__` runs once per generated token. */
 const GENERATION_CALLBACK = /LogitsProcessor|LogitsWarper|StoppingCriteria/;
 
@@ -256,6 +258,9 @@ export class HotPaths {
       return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
     if (this.runsAtConstruction(fn))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs while an object is built (in \`__init__\`, or a function only \`__init__\` calls), not per step`);
+    // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
+    if (fn && /^test_/.test(this.text(childByField(fn, "name")!)))
+      return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in a test function, which runs once per test, not per step`);
     return {
       hot: true,
       where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
@@ -675,6 +680,8 @@ export class HotPaths {
     if (constant) return constant;
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
+    // `if torch.jit.is_scripting():` (TorchScript), `if torch.compiler.is_compiling():` (while Dynamo traces).
+    if (this.tracingTest(branch.condition) === branch.taken) return `it runs only under TorchScript or while a graph is traced (the test at line ${this.line(branch.condition)}), not in eager steps`;
     return undefined;
   }
 
@@ -780,6 +787,20 @@ export class HotPaths {
    * `"mps" in device.type`, `device == "cpu"`, `not torch.cuda.is_available()`, `x.is_cuda`, a flag named `mps` or
    * `use_cpu`, or a name assigned one of these.
    */
+  /** True for a test that holds only under TorchScript or while a graph is traced, false for its negation. */
+  private tracingTest(raw: SyntaxNode): boolean | undefined {
+    const node = unparenthesized(raw);
+    if (node.type === "not_operator") {
+      const argument = childByField(node, "argument") ?? node.children[0];
+      const inner = argument ? this.tracingTest(argument) : undefined;
+      return inner === undefined ? undefined : !inner;
+    }
+    if (node.type !== "call") return undefined;
+    const callee = childByField(node, "function");
+    const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
+    return name && TRACING_TEST.test(name) ? true : undefined;
+  }
+
   private deviceTest(raw: SyntaxNode): "cuda" | "other" | undefined {
     const node = unparenthesized(raw);
     const flip = (kind: "cuda" | "other" | undefined) => (kind === "cuda" ? "other" : kind === "other" ? "cuda" : undefined);
@@ -1317,10 +1338,6 @@ export class HotPaths {
   }
 
   /**
-   * `if prefill: prefill = False; ...`: a branch that clears its own flag, which nothing in the loop around it
-   * sets again, runs on the first iteration only.
-   */
-  /**
    * `if self.grid.shape[2:4] != x.shape[2:4]: self.grid = make_grid(...)`: a branch that tests an attribute of
    * `self` and sets it anew runs when the cached value must change (the first step, a new shape), not every step.
    */
@@ -1340,6 +1357,10 @@ export class HotPaths {
     });
   }
 
+  /**
+   * `if prefill: prefill = False; ...`: a branch that clears its own flag, which nothing in the loop around it
+   * sets again, runs on the first iteration only.
+   */
   private clearsOwnFlag(flag: SyntaxNode): boolean {
     const branch = flag.field === "condition" && (flag.parent?.type === "if_statement" || flag.parent?.type === "elif_clause") ? childByField(flag.parent, "consequence") : undefined;
     if (!branch) return false;

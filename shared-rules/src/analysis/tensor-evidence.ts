@@ -805,7 +805,10 @@ export class TensorEvidence {
           if (kind === "cpu") return this.env.leftAtDefault?.(binding) ? "cpu" : "gpu";
           if (kind !== "unknown") return kind;
         }
-        return DEVICE_NAME.test(name) ? "gpu" : "unknown";
+        if (DEVICE_NAME.test(name)) return "gpu";
+        // `torch.tensor(v).to(src_tokens)`: a tensor where a device is expected stands for its device.
+        const asTensor = this.of(node).kind;
+        return asTensor === "gpu" ? "gpu" : asTensor === "cpu" || asTensor === "batch" ? "cpu" : "unknown";
       }
       default:
         return "unknown";
@@ -1000,6 +1003,9 @@ export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
  * string (`mode == "image"`, `mode in ("a", "b")`) or sets it to a literal (`use_cache = False`). Tensors
  * are seldom used so; sizes, modes and flags are.
  */
+/** Tensor methods whose positional arguments are sizes or dimensions: Python ints. */
+const SIZE_METHODS = new Set(["view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty", "permute", "unflatten"]);
+
 function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): string | undefined {
   const text = env.text;
   const body = childByField(fn, "body");
@@ -1020,6 +1026,9 @@ function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnviron
       const callee = childByField(context.parent!, "function");
       const calleeText = callee ? text.slice(callee.start, callee.end) : "";
       if (calleeText === "range" || calleeText.startsWith("math.")) return `passed to \`${calleeText}()\``;
+      // `x.view(B, H, W, C)`, `torch.zeros(B, H, W)`: a size; a shape is made of Python ints.
+      const method = callee?.type === "attribute" ? text.slice(childByField(callee, "attribute")!.start, callee.end) : "";
+      if (SIZE_METHODS.has(method) || /^torch\.(zeros|ones|empty|randn|rand|arange)$/.test(calleeText)) return `used as a size in \`${calleeText}()\``;
     }
     if (context?.type === "comparison_operator" && context.children.some((side) => isStringValued(side) || isStringCollection(side)))
       return "compared with a string";

@@ -7,6 +7,7 @@ import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
 import { lastName } from "../analysis/names";
+import { enclosingClassOf, enclosingFunctionOf } from "../analysis/hot-paths";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {
@@ -111,6 +112,39 @@ export const blockingHostToDevice: Rule = {
     }
 
     /**
+     * `self.keyword_ids = [k.to(x.device) for k in self.keyword_ids]`, `self.freqs = self.freqs.to(h.device)`: the
+     * attribute is moved once and stored; every later call finds it on the device, where `.to()` copies nothing.
+     * Not when another method (or another statement of this one) sets it anew, from host data each step perhaps
+     * (`self.state = torch.FloatTensor(next_state)`): only `__init__` may.
+     */
+    function movesOwnAttribute(node: SyntaxNode): boolean {
+      let statement: SyntaxNode | null = node.parent;
+      while (statement && statement.type !== "assignment" && !/statement$|^block$|definition$/.test(statement.type)) statement = statement.parent;
+      const left = statement?.type === "assignment" ? childByField(statement, "left") : undefined;
+      const right = statement && childByField(statement, "right");
+      if (left?.type !== "attribute" || !right || context.text(childByField(left, "object")!) !== "self") return false;
+      const attribute = context.text(left);
+      const mentions = (root: SyntaxNode, match: (attributeNode: SyntaxNode) => boolean) => {
+        const stack = [root];
+        while (stack.length > 0) {
+          const current = stack.pop()!;
+          if (current.type === "attribute" && context.text(current) === attribute && match(current)) return true;
+          for (let i = 0; i < current.children.length; i++) stack.push(current.children[i]);
+        }
+        return false;
+      };
+      const cls = enclosingClassOf(statement!);
+      if (!cls || !mentions(right, () => true)) return false;
+      const setElsewhere = (target: SyntaxNode) => {
+        const assignment = target.parent;
+        if (target.field !== "left" || assignment === statement || (assignment?.type !== "assignment" && assignment?.type !== "augmented_assignment")) return false;
+        const method = enclosingFunctionOf(target);
+        return !method || context.text(childByField(method, "name")!) !== "__init__";
+      };
+      return !mentions(cls, setElsewhere);
+    }
+
+    /**
      * A tensor built from Python numbers inside a `torch.compile`d function is a constant of the compiled graph
      * (or a scalar argument of its kernels): no copy runs per call.
      */
@@ -133,7 +167,7 @@ export const blockingHostToDevice: Rule = {
             const target = evidence.deviceArgument(node);
             if (!target || evidence.deviceOf(target) !== "gpu") return;
           } else if (positional(node).length > 1) return;
-          if (!isHostData(node, call.receiver)) return;
+          if (!isHostData(node, call.receiver) || movesOwnAttribute(node)) return;
           return reportCopy(node, call);
         }
         if (call && call.method === "new_tensor") {

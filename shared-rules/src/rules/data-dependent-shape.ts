@@ -186,6 +186,9 @@ export const dataDependentShape: Rule = {
   },
 };
 
+/** Expressions that make integer indices out of a mask. */
+const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
+
 /** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
@@ -205,10 +208,13 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       return BOOLEAN_OPERATION.test(operation);
     }
     case "identifier": {
+      const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+      const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+      // `valid = torch.nonzero(valid).squeeze(1)`: integer indices now, whatever the name says (the `nonzero` synced).
+      if (value && INDEX_RESULT.test(context.text(value))) return false;
       if (MASK_NAME.test(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
-      const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
-      return binding?.kind === "assign" && !!binding.value && binding.unpackPath.length === 0 && depth < 4 && isBooleanMask(binding.value, context, depth + 1);
+      return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
     }
     case "attribute": {
       const text = context.text(node);
