@@ -696,4 +696,35 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [[10, "blocking-host-to-device"]]);
   });
+
+  it("a branch on a module-level setting bound once to a literal, or to an environment variable's literal default, keeps to that default; launcher variables and settings a function sets through `global` do not count", () => {
+    const code = py`
+      import os
+      import torch
+      USE_FP8 = False
+      MODE = os.environ.get("MACRO_MODE", "off")
+      RATIO = float(os.environ.get("MAX_MOVE_RATIO", "0.0"))
+      LOCAL_RANK = int(os.environ.get("LOCAL_RANK", 0))
+      DEBUG = False
+      def train(model, loader, opt):
+          for x in loader:
+              loss = model(x.cuda(non_blocking=True))
+              if USE_FP8:
+                  print(loss.item())
+              if MODE == "delta":
+                  print(loss.item())
+              if RATIO:
+                  print(loss.item())
+              if LOCAL_RANK != 0:
+                  print(loss.item())
+              if DEBUG:
+                  print(loss.item())
+              loss.backward()
+              opt.step()
+      def enable_debug():
+          global DEBUG
+          DEBUG = True
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [18, 20]);
+  });
 });

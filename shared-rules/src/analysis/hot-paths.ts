@@ -99,6 +99,8 @@ const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
+/** Environment variables that launchers and schedulers set: their defaults say nothing of a run. */
+const LAUNCHER_VARIABLE = /RANK|WORLD|SLURM|MASTER|LOCAL|NODE|CUDA|DEVICE|GPU|OMPI|PMI/i;
 /** Tests that hold only under TorchScript or while Dynamo, FX or ONNX export traces a graph. */
 const TRACING_TEST = /^torch\.(jit\.(is_scripting|is_tracing)|compiler\.is_compiling|_dynamo\.is_compiling|fx\._symbolic_trace\.is_fx_tracing|onnx\.is_in_onnx_export)$/;
 /** Hugging Face generation callbacks, whose `__call__` runs once per generated token. */
@@ -676,7 +678,7 @@ export class HotPaths {
     }
     const branch = branchOf(ancestor, child);
     if (!branch) return undefined;
-    const constant = this.constantBranch(branch, depth) ?? this.tensorOnlyBranch(branch, depth);
+    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.tensorOnlyBranch(branch, depth);
     if (constant) return constant;
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
@@ -758,6 +760,50 @@ export class HotPaths {
       const operator = node.tokens.join(" ");
       if (operator === "is") return { name: this.text(node.children[0]), kind: "none" };
       if (operator === "is not") return { name: this.text(node.children[0]), kind: "not-none" };
+    }
+    return undefined;
+  }
+
+  /**
+   * Why a branch never runs with the script's default settings: it tests a module-level setting bound once, to a
+   * literal or to an environment variable's literal default (`USE_FP8 = False`, `MODE = os.environ.get("MODE",
+   * "off")`), that nothing rebinds (`if USE_FP8:`, `if MODE == "delta":`).
+   */
+  private moduleSettingBranch({ condition, taken }: Branch): string | undefined {
+    const test = this.parameterTest(condition);
+    const bindings = test && this.env.scopes.module.bindings.get(test.name);
+    const binding = bindings?.length === 1 && bindings[0].kind === "assign" && bindings[0].unpackPath.length === 0 ? bindings[0] : undefined;
+    if (!test || !binding?.value || resolveBinding(test.name, condition.start, scopeOf(condition, this.env.scopes)) !== binding) return undefined;
+    // `global USE_FP8` in a function may set it anew.
+    if (new RegExp(`\\bglobal\\b[^\\n]*\\b${test.name}\\b`).test(this.env.text)) return undefined;
+    const value = this.settingDefault(binding.value);
+    if (value === undefined) return undefined;
+    const holds =
+      test.kind === "truthy" ? isTruthyLiteral(value)
+      : test.kind === "falsy" ? !isTruthyLiteral(value)
+      : test.kind === "none" ? value === "None"
+      : test.kind === "not-none" ? value !== "None"
+      : sameLiteral(value, test.literal!) === (test.kind === "equals");
+    if (holds === taken) return undefined;
+    return `it never runs with the default settings: the test at line ${this.line(condition)} depends on \`${test.name}\`, set once to \`${this.text(binding.value).replace(/\s+/g, " ")}\` at line ${this.line(binding.node)}`;
+  }
+
+  /** The literal a setting's value has by default: a literal, or `os.environ.get("NAME", literal)` (through `int()`/`float()`). */
+  private settingDefault(raw: SyntaxNode): string | undefined {
+    const node = unparenthesized(raw);
+    if (LITERAL_TYPES.has(node.type)) return this.text(node);
+    if (node.type !== "call") return undefined;
+    const name = this.env.evidence.qualifiedName(childByField(node, "function")!);
+    const args = positionalArguments(node);
+    if ((name === "int" || name === "float") && args.length === 1) {
+      const inner = this.settingDefault(args[0]);
+      const number = inner === undefined ? NaN : Number(inner.replace(/^[rRuU]?(["'])(.*)\1$/, "$2"));
+      return Number.isNaN(number) ? undefined : String(number);
+    }
+    if ((name === "os.environ.get" || name === "os.getenv") && args.length === 2 && LITERAL_TYPES.has(unparenthesized(args[1]).type)) {
+      // What a launcher sets (`RANK`, `LOCAL_RANK`, `WORLD_SIZE`, `SLURM_*`) is no user's default.
+      if (LAUNCHER_VARIABLE.test(this.text(args[0]))) return undefined;
+      return this.text(unparenthesized(args[1]));
     }
     return undefined;
   }
