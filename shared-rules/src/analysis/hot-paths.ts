@@ -67,6 +67,22 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
   return passed;
 }
 
+/** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
+interface NameTest {
+  name: string;
+  kind: "truthy" | "falsy" | "none" | "not-none" | "equals" | "not-equals";
+  literal?: string;
+}
+
+/** Whether `test` holds when its name has the literal `value` (as written). */
+function nameTestHolds(test: NameTest, value: string): boolean {
+  if (test.kind === "truthy") return isTruthyLiteral(value);
+  if (test.kind === "falsy") return !isTruthyLiteral(value);
+  if (test.kind === "none") return value === "None";
+  if (test.kind === "not-none") return value !== "None";
+  return sameLiteral(value, test.literal!) === (test.kind === "equals");
+}
+
 /** Python's `==` of two literals as written (`"none" == 'none'`, `1 == 1.0 == True`); a string never equals a number. */
 function sameLiteral(a: string, b: string): boolean {
   const stringValue = (literal: string) => (/^[rRuU]?["']/.test(literal) ? literal.replace(/^[rRuU]?("""|'''|"|')/, "").replace(/("""|'''|"|')$/, "") : undefined);
@@ -205,13 +221,7 @@ export class HotPaths {
    */
   coldThroughout(fn: SyntaxNode): boolean {
     // The walk first: a function's context may ask for its callers' contexts, a loop is found by looking.
-    const stack = [...fn.children];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node))) return false;
-      if (node.type === "function_definition" || node.type === "class_definition") continue;
-      for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]);
-    }
+    if (this.someNode(fn, (node) => LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node)))) return false;
     return !this.functionContext(fn).hot;
   }
 
@@ -291,7 +301,7 @@ export class HotPaths {
    */
   private calledOnlyPeriodically(fn: SyntaxNode, depth: number): string | undefined {
     if (depth > MAX_CALL_DEPTH) return undefined;
-    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    const calls = this.callsFromOutside(fn);
     if (calls.length === 0) return undefined;
     for (const call of calls) {
       if (this.contextOf(call, depth + 1).hot || !this.insideStepLoop(call)) return undefined;
@@ -366,7 +376,7 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
-    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    const calls = this.callsFromOutside(fn);
     // The first caller on a per-step path; failing that, the first in a plain loop (whose sites count only on
     // positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
     let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
@@ -452,10 +462,15 @@ export class HotPaths {
     return calls.length > 0 && passed.length === calls.length ? passed : undefined;
   }
 
+  /** The calls of `fn` in this file, but for its own recursive ones. */
+  private callsFromOutside(fn: SyntaxNode): SyntaxNode[] {
+    return this.callSitesOf(fn).filter((call) => !contains(fn, call));
+  }
+
   private callsOfParameterFunction(parameter: Binding): SyntaxNode[] {
     const fn = parameter.node.parent?.parent;
     if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return [];
-    return this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    return this.callsFromOutside(fn);
   }
 
   /**
@@ -702,13 +717,7 @@ export class HotPaths {
     const passed = resolved && this.functionContext(fn, depth).arguments;
     const value = resolved && passed ? this.parameterValue(fn, resolved, passed) : undefined;
     if (value === undefined) return undefined;
-    const holds =
-      test.kind === "truthy" ? isTruthyLiteral(value)
-      : test.kind === "falsy" ? !isTruthyLiteral(value)
-      : test.kind === "none" ? value === "None"
-      : test.kind === "not-none" ? value !== "None"
-      : sameLiteral(value, test.literal!) === (test.kind === "equals");
-    if (holds === taken) return undefined;
+    if (nameTestHolds(test, value) === taken) return undefined;
     const how = Object.prototype.hasOwnProperty.call(passed!.keywords, test.name) ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
     return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
   }
@@ -744,7 +753,7 @@ export class HotPaths {
   }
 
   /** `p`, `not p`, `p is None`, `p is not None` on a bare name. */
-  private parameterTest(raw: SyntaxNode): { name: string; kind: "truthy" | "falsy" | "none" | "not-none" | "equals" | "not-equals"; literal?: string } | undefined {
+  private parameterTest(raw: SyntaxNode): NameTest | undefined {
     const node = unparenthesized(raw);
     // `if reduction == "mean":`
     if (node.type === "comparison_operator" && node.children.length === 2 && node.children[0].type === "identifier" && LITERAL_TYPES.has(node.children[1].type) && node.children[1].type !== "none") {
@@ -778,13 +787,7 @@ export class HotPaths {
     if (new RegExp(`\\bglobal\\b[^\\n]*\\b${test.name}\\b`).test(this.env.text)) return undefined;
     const value = this.settingDefault(binding.value);
     if (value === undefined) return undefined;
-    const holds =
-      test.kind === "truthy" ? isTruthyLiteral(value)
-      : test.kind === "falsy" ? !isTruthyLiteral(value)
-      : test.kind === "none" ? value === "None"
-      : test.kind === "not-none" ? value !== "None"
-      : sameLiteral(value, test.literal!) === (test.kind === "equals");
-    if (holds === taken) return undefined;
+    if (nameTestHolds(test, value) === taken) return undefined;
     return `it never runs with the default settings: the test at line ${this.line(condition)} depends on \`${test.name}\`, set once to \`${this.text(binding.value).replace(/\s+/g, " ")}\` at line ${this.line(binding.node)}`;
   }
 
@@ -941,7 +944,7 @@ export class HotPaths {
   private runsAtConstruction(fn: SyntaxNode | undefined): boolean {
     const isConstructor = (candidate: SyntaxNode | undefined) => !!candidate && this.text(childByField(candidate, "name")!) === "__init__";
     if (!fn || isConstructor(fn)) return !!fn;
-    const calls = this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    const calls = this.callsFromOutside(fn);
     return calls.length > 0 && calls.every((call) => isConstructor(enclosingFunctionOf(call)));
   }
 
@@ -1388,7 +1391,7 @@ export class HotPaths {
    * `self` and sets it anew runs when the cached value must change (the first step, a new shape), not every step.
    */
   private rebuildsCache(condition: SyntaxNode): boolean {
-    const branch = condition.field === "condition" && (condition.parent?.type === "if_statement" || condition.parent?.type === "elif_clause") ? childByField(condition.parent, "consequence") : undefined;
+    const branch = consequenceOf(condition);
     if (!branch) return false;
     const tested = new Set<string>();
     this.someNode(condition, (node) => {
@@ -1408,7 +1411,7 @@ export class HotPaths {
    * sets again, runs on the first iteration only.
    */
   private clearsOwnFlag(flag: SyntaxNode): boolean {
-    const branch = flag.field === "condition" && (flag.parent?.type === "if_statement" || flag.parent?.type === "elif_clause") ? childByField(flag.parent, "consequence") : undefined;
+    const branch = consequenceOf(flag);
     if (!branch) return false;
     const name = this.text(flag);
     const setsFlag = (statement: SyntaxNode, value: string) => {
@@ -1628,6 +1631,12 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
+}
+
+/** The block an `if`/`elif` runs when `condition`, its test, holds. */
+function consequenceOf(condition: SyntaxNode): SyntaxNode | undefined {
+  const statement = condition.parent;
+  return condition.field === "condition" && (statement?.type === "if_statement" || statement?.type === "elif_clause") ? childByField(statement, "consequence") : undefined;
 }
 
 /** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
