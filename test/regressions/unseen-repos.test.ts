@@ -727,4 +727,53 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [18, 20]);
   });
+
+  it("a loop over `self.train_loader` (a dataclass field) is a step loop; a guard in it that asks what the loop counts does not send the analysis round in circles", () => {
+    const code = py`
+      import torch
+      from dataclasses import dataclass
+      from torch.utils.data import DataLoader
+      @dataclass
+      class Trainer:
+          train_loader: DataLoader
+          def evaluate(self):
+              for eval_step, eval_batch in enumerate(self.eval_batches):
+                  self.model(eval_batch)
+          def train_step(self, batch):
+              loss = self.model(batch.cuda())
+              if torch.isnan(loss):
+                  raise ValueError("nan loss")
+          def fit(self):
+              for epoch in range(self.max_epochs):
+                  for batch in self.train_loader:
+                      self.train_step(batch)
+                      if not self.cancelled and (self.global_step % self.eval_interval == 0 or self.global_step >= stop_at):
+                          self.evaluate()
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 11, rule: "blocking-host-to-device" },
+      { line: 12, rule: "implicit-host-read" },
+    ]);
+  });
+
+  it("a guard that asks what the loop around it counts, while that loop's kind is being decided, is answered (OLMo's trainer overflowed the stack)", () => {
+    // The guard's `global_step >= stop_at` asks whether `stop_at` counts the steps of the loop it is in, whose kind
+    // depends on whether `self.eval()` (a step loop) runs under a periodic guard: that guard.
+    const code = py`
+      import torch
+      class Trainer:
+          def log_metrics_to_console(self, prefix, metrics):
+              print(prefix, metrics)
+          def eval(self):
+              for eval_step, eval_batch in enumerate(eval_batches):
+                  self.model(eval_batch)
+          def fit(self):
+              for epoch in range(self.max_epochs):
+                  for batch in self.stream:
+                      self.log_metrics_to_console("train", self.model(batch))
+                      if not self.cancelled and (self.global_step % self.eval_interval == 0 or self.global_step >= stop_at):
+                          self.eval()
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
 });

@@ -156,6 +156,7 @@ export class HotPaths {
   private compiledFunctions: Set<SyntaxNode> | undefined;
   private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
+  private readonly loopsInProgress = new Set<SyntaxNode>();
 
   constructor(private readonly env: HotPathEnvironment) {}
 
@@ -924,20 +925,29 @@ export class HotPaths {
   loopKind(loop: SyntaxNode): LoopKind {
     const cached = this.loopKinds.get(loop);
     if (cached) return cached;
-    let kind: LoopKind;
-    if (this.iteratesData(loop)) kind = "step";
-    // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
-    else {
-      const nestedStepLoop = this.containsStepLoop(loop);
-      // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
-      const trainsThroughCall = !nestedStepLoop && this.trainsThroughCall(loop);
-      if ((this.isEpochLoop(loop) || nestedStepLoop) && !this.doesStepWork(loop, true, false) && !trainsThroughCall) kind = "epoch";
-      // Counting steps while an object is built fills a per-step table (a schedule): set-up, not training.
-      else if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || this.doesStepWork(loop, false, true) || trainsThroughCall) kind = "step";
-      else kind = "other";
+    // A guard inside the loop may ask what the loop counts (`if step >= stop_at:` in a loop whose nested loop is
+    // under that guard): while the loop's kind is being decided, it is no step loop.
+    if (this.loopsInProgress.has(loop)) return "other";
+    this.loopsInProgress.add(loop);
+    try {
+      const kind = this.decideLoopKind(loop);
+      this.loopKinds.set(loop, kind);
+      return kind;
+    } finally {
+      this.loopsInProgress.delete(loop);
     }
-    this.loopKinds.set(loop, kind);
-    return kind;
+  }
+
+  private decideLoopKind(loop: SyntaxNode): LoopKind {
+    if (this.iteratesData(loop)) return "step";
+    // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
+    const nestedStepLoop = this.containsStepLoop(loop);
+    // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
+    const trainsThroughCall = !nestedStepLoop && this.trainsThroughCall(loop);
+    if ((this.isEpochLoop(loop) || nestedStepLoop) && !this.doesStepWork(loop, true, false) && !trainsThroughCall) return "epoch";
+    // Counting steps while an object is built fills a per-step table (a schedule): set-up, not training.
+    if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || this.doesStepWork(loop, false, true) || trainsThroughCall) return "step";
+    return "other";
   }
 
   /** `__init__`, or a function of this file that only `__init__` methods call: it runs while an object is built. */

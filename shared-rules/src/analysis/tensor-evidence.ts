@@ -825,14 +825,13 @@ export class TensorEvidence {
       if (attribute === "training" || attribute === "device") return evidence("scalar", `\`self.${attribute}\``);
       const cls = enclosingClass(node);
       const info = cls ? this.env.classes.get(cls) : undefined;
-      if (!info) return UNKNOWN;
-      if (info.tensorAttributes.has(attribute)) return evidence("tensor", `\`self.${attribute}\` is a parameter or buffer`);
-      const values = info.attributes.get(attribute);
-      if (!values) return UNKNOWN;
-      for (const value of values) {
+      if (info?.tensorAttributes.has(attribute)) return evidence("tensor", `\`self.${attribute}\` is a parameter or buffer`);
+      for (const value of info?.attributes.get(attribute) ?? []) {
         const e = this.of(value);
-        if (e.kind !== "unknown") return e.kind === "cpu" && info.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
+        if (e.kind !== "unknown") return e.kind === "cpu" && info!.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
       }
+      // Set where nothing tells what it is (a dataclass field, a builder's result): its name may.
+      if (DATA_ITERABLE_NAME.test(attribute)) return evidence("loader", `\`self.${attribute}\` is named like a data loader`);
       return UNKNOWN;
     }
     if (SCALAR_ATTRIBUTES.has(attribute) && (isTensorKind(owner.kind) || owner.kind === "numpy" || owner.kind === "unknown" || owner.kind === "module"))
