@@ -248,6 +248,15 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   // What `report` would drop is not looked for: under `recommended`, hot-path rules report nothing in a test
   // file or in a function that never runs hot, and asking them costs their evidence questions.
   const hotRulesEverywhereCold = !strict && testFile;
+  // Should the analysis fail on this function, its rules are asked anyway: each rule that fails then is reported
+  // by name and the rest still report, as for a rule that throws; the file is not lost.
+  const coldThroughout = (fn: SyntaxNode) => {
+    try {
+      return analysis.hotPaths.coldThroughout(fn);
+    } catch {
+      return false;
+    }
+  };
   const walk = (root: SyntaxNode) => {
     const stack: SyntaxNode[] = [root];
     const coldStack: boolean[] = [hotRulesEverywhereCold];
@@ -256,7 +265,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       let cold = coldStack.pop()!;
       visit(node, cold);
       if (!strict && !testFile) {
-        if (node.type === "function_definition") cold = analysis.hotPaths.coldThroughout(node);
+        if (node.type === "function_definition") cold = coldThroughout(node);
         else if (node.type === "class_definition") cold = false;
       }
       for (let i = node.children.length - 1; i >= 0; i--) {

@@ -10,6 +10,7 @@ import { spawnSync } from "child_process";
 import { pathToFileURL } from "url";
 import { initParser, lintSource, rules, resolveConfig } from "synclint-rules";
 import type { Rule } from "synclint-rules";
+import { HotPaths, enclosingFunctionOf } from "synclint-rules/out/analysis/hot-paths";
 import { TestClient } from "../server/lsp-client";
 
 const CLI = path.join(__dirname, "..", "..", "..", "shared-rules", "bin", "synclint.js");
@@ -98,6 +99,33 @@ describe("hardening: fault isolation", () => {
     assert.deepStrictEqual(strip(result.findings), strip(baseline.findings));
     const failures = result.problems.filter((p) => p.kind === "rule-error").map((p) => p.rule).sort();
     assert.deepStrictEqual(failures, ["create-rule", "every-node-rule"]);
+  });
+
+  it("when the hot-path analysis fails on a function, the rules that need it are reported by name and the file's other findings still arrive", () => {
+    const normal = lintSource(SOURCE, { config, rules });
+    const original = HotPaths.prototype.coldThroughout;
+    const originalContext = HotPaths.prototype.contextOf;
+    HotPaths.prototype.coldThroughout = () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    };
+    try {
+      // Not knowing which functions are cold throughout only costs time: every rule is asked, `report` drops the rest.
+      const unskipped = lintSource(SOURCE, { config, rules });
+      assert.ok(normal.findings.length >= 3, "the fixture has findings from several rules");
+      assert.deepStrictEqual(strip(unskipped.findings), strip(normal.findings));
+      assert.deepStrictEqual(unskipped.problems, []);
+      // Now the analysis also fails wherever a rule asks how often a site runs.
+      HotPaths.prototype.contextOf = function (this: HotPaths, site, depth) {
+        if (this.functionLabel(enclosingFunctionOf(site)) === "`train()`" && depth === undefined) throw new RangeError("Maximum call stack size exceeded");
+        return originalContext.call(this, site, depth);
+      };
+      const failing = lintSource(SOURCE, { config, rules });
+      assert.deepStrictEqual(failing.findings, []);
+      assert.ok(failing.problems.length > 0 && failing.problems.every((p) => p.kind === "rule-error" && /Maximum call stack/.test(p.message)), JSON.stringify(failing.problems));
+    } finally {
+      HotPaths.prototype.coldThroughout = original;
+      HotPaths.prototype.contextOf = originalContext;
+    }
   });
 
   it("a rule whose report() is given a bogus node is contained", () => {
