@@ -736,3 +736,17 @@ export function unparenthesized(node: SyntaxNode): SyntaxNode {
   while (current.type === "parenthesized_expression" && current.children.length === 1) current = current.children[0];
   return current;
 }
+
+/** The class whose method `node` is (or is in); nested functions of a method have none. */
+export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
+  const fn = node.type === "function_definition" ? node : enclosingFunctionOf(node);
+  let current = fn?.parent;
+  if (current?.type === "block") current = current.parent;
+  if (current?.type === "decorated_definition") current = current.parent?.parent;
+  return current?.type === "class_definition" ? current : undefined;
+}
+
+export function enclosingFunctionOf(node: SyntaxNode): SyntaxNode | undefined {
+  for (let current = node.parent; current; current = current.parent) if (current.type === "function_definition") return current;
+  return undefined;
+}

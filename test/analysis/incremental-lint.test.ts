@@ -696,6 +696,64 @@ describe("IncrementalLinter", () => {
       assert.ok(other.problems.some((p) => p.kind === "unused-suppression"));
     });
 
+    it("a method called on an instance another class makes (`self.decoder.update(...)`) is as hot as that call, through edits of the caller's callers", () => {
+      const text = py`
+        import torch
+
+        device = torch.device("cuda")
+
+
+        class Decoder:
+            def update(self, logits):
+                return logits.argmax(-1).item()
+
+
+        class Task:
+            def __init__(self):
+                self.decoder = Decoder()
+
+            def decode(self, logits):
+                self.decoder.update(logits)
+
+
+        SPACER = 1
+
+
+        def main(loader):
+            task = Task()
+            for x in loader:
+                task.decode(x.cuda(non_blocking=True))
+      `;
+      const updateItem = (result: LintResult, source: string) => {
+        const at = source.indexOf("logits.argmax(-1).item()");
+        return result.findings.find((f) => f.rule === "item-in-hot-path" && f.start > at && f.end <= at + "logits.argmax(-1).item()".length);
+      };
+      const s = (session = new EditSession(text, OPTIONS_RECOMMENDED));
+      assert.ok(updateItem(s.lint(), s.text), "hot: the step loop calls decode, which calls update on the instance");
+      // Lint once after an edit elsewhere, so that the class statements have signatures recorded.
+      const at = s.text.indexOf("device = torch");
+      s.apply({ start: at, end: at, inserted: "# \n" });
+      s.lint();
+      // The call moved out of the loop (no name changed, no line moved): `main` runs once, and so do `decode` and
+      // `update`. Only `main` changed (and `SPACER`, parsed again beside it): `Task`, reached through its name,
+      // passes the change on to `Decoder` because the context of its call on the instance changed.
+      const call = s.text.indexOf("task.decode(");
+      s.apply({ start: call - 4, end: call, inserted: "" });
+      assert.strictEqual(updateItem(s.lint(), s.text), undefined, "called once");
+      s.apply({ start: call - 4, end: call - 4, inserted: "    " });
+      assert.ok(updateItem(s.lint(), s.text), "in the step loop again");
+      // The call names another method: no one calls `update`; named again: hot again.
+      const method = s.text.indexOf("decoder.update(logits)") + "decoder.update".length;
+      s.apply({ start: method, end: method, inserted: "s" });
+      assert.strictEqual(updateItem(s.lint(), s.text), undefined, "not called");
+      s.apply({ start: method, end: method + 1, inserted: "" });
+      assert.ok(updateItem(s.lint(), s.text), "called again");
+      // The instance is made of another class: `Decoder.update` is called by no one.
+      const made = s.text.indexOf("= Decoder()") + 2;
+      s.apply({ start: made, end: made + "Decoder".length, inserted: "Other" });
+      assert.strictEqual(updateItem(s.lint(), s.text), undefined, "no instance of Decoder");
+    });
+
     describe("a chain of helpers: a definition reached through its name passes an edit on only when its calls' contexts change", () => {
       const CHAIN = py`
         import torch

@@ -10,7 +10,8 @@ import { spawnSync } from "child_process";
 import { pathToFileURL } from "url";
 import { initParser, lintSource, rules, resolveConfig } from "synclint-rules";
 import type { Rule } from "synclint-rules";
-import { HotPaths, enclosingFunctionOf } from "synclint-rules/out/analysis/hot-paths";
+import { HotPaths } from "synclint-rules/out/analysis/hot-paths";
+import { enclosingFunctionOf } from "synclint-rules/out/syntax";
 import { TestClient } from "../server/lsp-client";
 
 const CLI = path.join(__dirname, "..", "..", "..", "shared-rules", "bin", "synclint.js");

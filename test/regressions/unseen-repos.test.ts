@@ -776,4 +776,38 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code), []);
   });
+
+  it("methods called on an instance of a class of the same file (a decoder kept on `self`, a meter in a local) are as hot as the calls; a subclass's own method is not its base's", () => {
+    const code = py`
+      import torch
+      class TokenDecoder:
+          def update(self, tokens, logits):
+              raise NotImplementedError
+          def finalize(self, tokens):
+              return tokens.tolist()
+      class GreedyDecoder(TokenDecoder):
+          def update(self, tokens, logits):
+              next_tokens = logits.argmax(dim=-1)
+              return torch.cat([tokens, next_tokens[:, None]], dim=-1), bool((next_tokens == 0).all())
+      class BeamDecoder(TokenDecoder):
+          pass
+      class Meter:
+          def update(self, value):
+              self.total += value.item()
+      class Task:
+          def __init__(self, beam):
+              self.decoder = BeamDecoder() if beam else GreedyDecoder()
+          def run(self, model, loader):
+              meter = Meter()
+              for x in loader:
+                  logits = model(x.cuda(non_blocking=True))
+                  tokens, done = self.decoder.update(x, logits)
+                  meter.update(logits.mean())
+              return self.decoder.finalize(tokens)
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 10, rule: "implicit-host-read" },
+      { line: 15, rule: "item-in-hot-path" },
+    ]);
+  });
 });

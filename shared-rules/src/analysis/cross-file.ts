@@ -4,12 +4,13 @@
  * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
  * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
  */
-import { SyntaxNode, childByField } from "../syntax";
+import { SyntaxNode, childByField, enclosingClassOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
-import { enclosingClassOf, passedArguments } from "./hot-paths";
+import { passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
+import { instanceSource, methodCallsOn } from "./instances";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -159,7 +160,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       const callee = `${target}${called.path}`;
       record(called.call, callee);
       // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
-      for (const method of methodCallsOn(called.call, analysis)) record(method.call, `${callee}.${method.name}`);
+      for (const method of methodCallsOn(called.call, instanceSource(analysis))) record(method.call, `${callee}.${method.name}`);
     }
   });
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
@@ -232,72 +233,4 @@ function calledThrough(name: SyntaxNode, text: string): { call: SyntaxNode; path
   }
   const call = callee.parent;
   return call?.type === "call" && callee.field === "function" ? { call, path } : undefined;
-}
-
-/**
- * What is called on the object `call` returns, when it is assigned to a name (`v = Cls()`, then `v.m()` and
- * `v()` where `v` is that assignment's, also once passed to a function of this file) or to an attribute of
- * `self` (`self.v = Cls()`, then `self.v.m()` in the class).
- */
-function methodCallsOn(call: SyntaxNode, analysis: FileAnalysis): InstanceCall[] {
-  // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
-  let value = call;
-  while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
-  const assignment = value.parent;
-  if (assignment?.type !== "assignment" || value.field !== "right") return [];
-  const left = childByField(assignment, "left");
-  const text = analysis.source.text;
-  const found: InstanceCall[] = [];
-  if (left?.type === "identifier") {
-    const name = text.slice(left.start, left.end);
-    for (const node of identifiersNamed(analysis.source.text, name, scopeOf(call, analysis.scopes).node)) {
-      if (resolveBinding(name, node.start, scopeOf(node, analysis.scopes))?.node === assignment) callsOnInstance(node, analysis, found, true);
-    }
-  } else if (left?.type === "attribute") {
-    const object = childByField(left, "object");
-    const attribute = childByField(left, "attribute");
-    const cls = enclosingClassOf(call);
-    if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
-    const name = text.slice(attribute.start, attribute.end);
-    for (const node of identifiersNamed(analysis.source.text, "self", cls)) {
-      if (node.field !== "object" || node.parent?.type !== "attribute") continue;
-      const attributeName = childByField(node.parent, "attribute");
-      if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, analysis, found, false);
-    }
-  }
-  return found;
-}
-
-interface InstanceCall {
-  call: SyntaxNode;
-  name: string;
-}
-
-/**
- * The calls made on the instance that `node` names: its methods (`v.m()`), itself (`v()` runs `__call__`), and,
- * when `followArguments`, the same on the parameter of a function of this file that it is passed to (one hop:
- * `loss_scaler = NativeScaler()`, `train_one_epoch(..., loss_scaler)`, then `loss_scaler(loss, optimizer)`).
- */
-function callsOnInstance(node: SyntaxNode, analysis: FileAnalysis, found: InstanceCall[], followArguments: boolean): void {
-  const text = analysis.source.text;
-  const method = methodCalled(node, text);
-  if (method) return void found.push(method);
-  if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
-  if (!followArguments || node.type !== "identifier") return;
-  const call = node.parent?.type === "argument_list" ? node.parent.parent : node.parent?.type === "keyword_argument" && node.field === "value" ? node.parent.parent?.parent : undefined;
-  const fn = call?.type === "call" ? analysis.hotPaths.localFunction(call) : undefined;
-  const parameter = fn && analysis.hotPaths.parameterFor(fn, call!, node);
-  if (!fn || !parameter) return;
-  for (const use of identifiersNamed(analysis.source.text, parameter.name, fn)) {
-    if (resolveBinding(parameter.name, use.start, scopeOf(use, analysis.scopes)) === parameter) callsOnInstance(use, analysis, found, false);
-  }
-}
-
-/** `receiver.m(...)`: the call and `m`. */
-function methodCalled(receiver: SyntaxNode, text: string): { call: SyntaxNode; name: string } | undefined {
-  if (receiver.field !== "object" || receiver.parent?.type !== "attribute") return undefined;
-  const attribute = childByField(receiver.parent, "attribute");
-  const call = receiver.parent.parent;
-  if (!attribute || call?.type !== "call" || receiver.parent.field !== "function") return undefined;
-  return { call, name: text.slice(attribute.start, attribute.end) };
 }

@@ -3,13 +3,14 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, keywordArgument, positionalArguments } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
+import { InstanceCall, InstanceSource, methodCallsOn } from "./instances";
 
 export type LoopKind = "step" | "epoch" | "other";
 
@@ -157,6 +158,8 @@ export class HotPaths {
   private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
   private readonly loopsInProgress = new Set<SyntaxNode>();
+  /** Per class, the calls of its methods on its instances, by method name. */
+  private readonly instanceSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
 
   constructor(private readonly env: HotPathEnvironment) {}
 
@@ -436,16 +439,20 @@ export class HotPaths {
    */
   callerSignature(statement: SyntaxNode): string {
     let signature = "";
-    statementCalls(statement, this.env.text).functionCalls.forEach((sites, name) => {
-      if (!this.env.scopes.module.bindings.get(name)?.some((binding) => binding.kind === "function")) return;
-      for (const call of sites) {
-        signature += `${name}@${call.start - statement.start}`;
-        for (let depth = 1; depth <= MAX_CALL_DEPTH + 1; depth++) {
-          const site = this.contextOf(call, depth);
-          signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.where}:${site.reason}`;
-        }
-        signature += "\n";
+    const sign = (name: string, call: SyntaxNode) => {
+      signature += `${name}@${call.start - statement.start}`;
+      for (let depth = 1; depth <= MAX_CALL_DEPTH + 1; depth++) {
+        const site = this.contextOf(call, depth);
+        signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.where}:${site.reason}`;
       }
+      signature += "\n";
+    };
+    statementCalls(statement, this.env.text).functionCalls.forEach((sites, name) => {
+      const bindings = this.env.scopes.module.bindings.get(name);
+      if (bindings?.some((binding) => binding.kind === "function")) for (const call of sites) sign(name, call);
+      // The methods called on the instances this statement makes (`self.decoder = GreedyDecoder()`, `self.decoder.update()`).
+      const made = bindings?.find((binding) => binding.kind === "class")?.value;
+      if (made) for (const { call } of this.instanceCalls(made, sites)) sign(`${name}()`, call);
     });
     return signature;
   }
@@ -518,6 +525,65 @@ export class HotPaths {
   private callSitesOf(fn: SyntaxNode): SyntaxNode[] {
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
+    const named = this.callSitesNamed(name, cls);
+    if (!cls) return named;
+    const onInstances = this.instanceCallSites(cls, name);
+    return onInstances.length === 0 ? named : [...named, ...onInstances];
+  }
+
+  /**
+   * Calls of method `name` of `cls` on its instances in this file (`self.decoder = GreedyDecoder(...)`, then
+   * `self.decoder.update(...)`; `meter = Meter()`, then `meter.update(v)`), also of instances of its same-file
+   * subclasses that inherit the method.
+   */
+  private instanceCallSites(cls: SyntaxNode, name: string): SyntaxNode[] {
+    let byName = this.instanceSites.get(cls);
+    if (!byName) this.instanceSites.set(cls, (byName = this.instanceCallsOf(cls)));
+    return byName.get(name) ?? NO_CALLS;
+  }
+
+  private instanceCallsOf(cls: SyntaxNode): Map<string, SyntaxNode[]> {
+    const byName = new Map<string, SyntaxNode[]>();
+    for (const made of [cls, ...this.subclassesOf(cls)]) {
+      const className = this.text(childByField(made, "name")!);
+      for (const { call, name } of this.instanceCalls(made, this.callSitesNamed(className, undefined))) {
+        // A subclass's own method is not the base class's.
+        if (made !== cls && methodOf(made, name, this.env.text)) continue;
+        const list = byName.get(name);
+        if (list) list.push(call);
+        else byName.set(name, [call]);
+      }
+    }
+    return byName;
+  }
+
+  /** The calls on the instances of `cls` that `constructions` (calls of its name) make. */
+  private instanceCalls(cls: SyntaxNode, constructions: readonly SyntaxNode[]): InstanceCall[] {
+    const className = this.text(childByField(cls, "name")!);
+    const source: InstanceSource = { text: this.env.text, scopes: this.env.scopes, localFunction: (call) => this.localFunction(call), parameterFor: (fn, call, argument) => this.parameterFor(fn, call, argument) };
+    const found: InstanceCall[] = [];
+    for (const construction of constructions) {
+      const binding = resolveBinding(className, construction.start, scopeOf(construction, this.env.scopes));
+      if (binding?.kind === "class" && binding.value === cls) found.push(...methodCallsOn(construction, source));
+    }
+    return found;
+  }
+
+  /** The classes of this file that name `cls` among their bases. */
+  private subclassesOf(cls: SyntaxNode): SyntaxNode[] {
+    const className = this.text(childByField(cls, "name")!);
+    const found: SyntaxNode[] = [];
+    for (const statement of this.env.root.children) {
+      const definition = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
+      if (definition?.type !== "class_definition" || definition === cls) continue;
+      const bases = childByField(definition, "superclasses");
+      if (bases?.children.some((base) => base.type === "identifier" && this.text(base) === className)) found.push(definition);
+    }
+    return found;
+  }
+
+  /** Calls of a function by name (`f(...)`), or of a method of `cls` on `self` (`self.f(...)`). */
+  private callSitesNamed(name: string, cls: SyntaxNode | undefined): SyntaxNode[] {
     // A few questions (a re-linted statement's functions) are answered statement by statement; many (a whole
     // file's functions) from one index of the whole file.
     if (!this.indexedAllCalls && ++this.callSiteQuestions > 8) this.indexAllCalls();
@@ -1768,20 +1834,6 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   }
   callsByStatement.set(statement, calls);
   return calls;
-}
-
-/** The class whose method `node` is (or is in); nested functions of a method have none. */
-export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
-  const fn = node.type === "function_definition" ? node : enclosingFunctionOf(node);
-  let current = fn?.parent;
-  if (current?.type === "block") current = current.parent;
-  if (current?.type === "decorated_definition") current = current.parent?.parent;
-  return current?.type === "class_definition" ? current : undefined;
-}
-
-export function enclosingFunctionOf(node: SyntaxNode): SyntaxNode | undefined {
-  for (let current = node.parent; current; current = current.parent) if (current.type === "function_definition") return current;
-  return undefined;
 }
 
 export function methodOf(cls: SyntaxNode, name: string, text: string): SyntaxNode | undefined {

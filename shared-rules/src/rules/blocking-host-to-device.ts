@@ -7,7 +7,7 @@ import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
 import { lastName } from "../analysis/names";
-import { enclosingClassOf, enclosingFunctionOf } from "../analysis/hot-paths";
+import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {

@@ -1,7 +1,8 @@
 import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
-import { enclosingClassOf, loopStatementAround } from "../analysis/hot-paths";
+import { loopStatementAround } from "../analysis/hot-paths";
+import { enclosingClassOf } from "../syntax";
 import { lastName } from "../analysis/names";
 import { calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";

@@ -1,0 +1,95 @@
+/**
+ * What is called on an object a call makes: `v = Cls()` then `v.m()`, `self.v = Cls()` then `self.v.m()`. The
+ * hot-path analysis follows these into the same file's classes (`self.decoder.update(...)` in a decoding loop
+ * runs `GreedyDecoder.update`), the project's links into other files' (`logger.update(loss=loss)`).
+ */
+import { SyntaxNode, childByField, enclosingClassOf } from "../syntax";
+import type { FileAnalysis } from "./file-analysis";
+import { Binding, Scopes, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
+
+/** What finding the calls on an instance needs to know of its file. */
+export interface InstanceSource {
+  text: string;
+  scopes: Scopes;
+  /** The function of this file that `call` calls, if one is (`HotPaths.localFunction`). */
+  localFunction(call: SyntaxNode): SyntaxNode | undefined;
+  /** The parameter of `fn` that `argument` of `call` is passed for (`HotPaths.parameterFor`). */
+  parameterFor(fn: SyntaxNode, call: SyntaxNode, argument: SyntaxNode): Binding | undefined;
+}
+
+export function instanceSource(analysis: FileAnalysis): InstanceSource {
+  return {
+    text: analysis.source.text,
+    scopes: analysis.scopes,
+    localFunction: (call) => analysis.hotPaths.localFunction(call),
+    parameterFor: (fn, call, argument) => analysis.hotPaths.parameterFor(fn, call, argument),
+  };
+}
+
+export interface InstanceCall {
+  call: SyntaxNode;
+  name: string;
+}
+
+/**
+ * What is called on the object `call` returns, when it is assigned to a name (`v = Cls()`, then `v.m()` and
+ * `v()` where `v` is that assignment's, also once passed to a function of this file) or to an attribute of
+ * `self` (`self.v = Cls()`, then `self.v.m()` in the class).
+ */
+export function methodCallsOn(call: SyntaxNode, source: InstanceSource): InstanceCall[] {
+  // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
+  let value = call;
+  while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
+  const assignment = value.parent;
+  if (assignment?.type !== "assignment" || value.field !== "right") return [];
+  const left = childByField(assignment, "left");
+  const text = source.text;
+  const found: InstanceCall[] = [];
+  if (left?.type === "identifier") {
+    const name = text.slice(left.start, left.end);
+    for (const node of identifiersNamed(text, name, scopeOf(call, source.scopes).node)) {
+      if (resolveBinding(name, node.start, scopeOf(node, source.scopes))?.node === assignment) callsOnInstance(node, source, found, true);
+    }
+  } else if (left?.type === "attribute") {
+    const object = childByField(left, "object");
+    const attribute = childByField(left, "attribute");
+    const cls = enclosingClassOf(call);
+    if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
+    const name = text.slice(attribute.start, attribute.end);
+    for (const node of identifiersNamed(text, "self", cls)) {
+      if (node.field !== "object" || node.parent?.type !== "attribute") continue;
+      const attributeName = childByField(node.parent, "attribute");
+      if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, source, found, false);
+    }
+  }
+  return found;
+}
+
+/**
+ * The calls made on the instance that `node` names: its methods (`v.m()`), itself (`v()` runs `__call__`), and,
+ * when `followArguments`, the same on the parameter of a function of this file that it is passed to (one hop:
+ * `loss_scaler = NativeScaler()`, `train_one_epoch(..., loss_scaler)`, then `loss_scaler(loss, optimizer)`).
+ */
+function callsOnInstance(node: SyntaxNode, source: InstanceSource, found: InstanceCall[], followArguments: boolean): void {
+  const method = methodCalled(node, source.text);
+  if (method) return void found.push(method);
+  if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
+  if (!followArguments || node.type !== "identifier") return;
+  const call = node.parent?.type === "argument_list" ? node.parent.parent : node.parent?.type === "keyword_argument" && node.field === "value" ? node.parent.parent?.parent : undefined;
+  const fn = call?.type === "call" ? source.localFunction(call) : undefined;
+  const parameter = fn && source.parameterFor(fn, call!, node);
+  if (!fn || !parameter) return;
+  for (const use of identifiersNamed(source.text, parameter.name, fn)) {
+    if (resolveBinding(parameter.name, use.start, scopeOf(use, source.scopes)) === parameter) callsOnInstance(use, source, found, false);
+  }
+}
+
+/** `receiver.m(...)`: the call and `m`. */
+function methodCalled(receiver: SyntaxNode, text: string): InstanceCall | undefined {
+  if (receiver.field !== "object" || receiver.parent?.type !== "attribute") return undefined;
+  const attribute = childByField(receiver.parent, "attribute");
+  const call = receiver.parent.parent;
+  if (!attribute || call?.type !== "call" || receiver.parent.field !== "function") return undefined;
+  return { call, name: text.slice(attribute.start, attribute.end) };
+}
+
