@@ -810,4 +810,21 @@ describe("findings on code synclint was not tuned on", () => {
       { line: 15, rule: "item-in-hot-path" },
     ]);
   });
+
+  it("a JAX script that imports torch only for TensorBoard's writer is not PyTorch code: its arrays are not assumed to be CUDA tensors", () => {
+    const jax = py`
+      import jax
+      import jax.numpy as jnp
+      from torch.utils.tensorboard import SummaryWriter
+      writer = SummaryWriter("runs")
+      print(jax.devices())
+      for step in range(num_steps):
+          loss = update(params, batch)
+          writer.add_scalar("loss", loss.item(), step)
+    `;
+    assert.deepStrictEqual(findings(jax), []);
+    // The same loop in a file that imports torch for more than the writer.
+    const torchScript = jax.replace("import jax\nimport jax.numpy as jnp\n", "import torch\n");
+    assert.deepStrictEqual(findings(torchScript), [{ line: 7, rule: "item-in-hot-path" }]);
+  });
 });

@@ -390,6 +390,18 @@ ruleTester.run("implicit-host-read", {
       errors: [{ line: 5, column: 18, messageIncludes: "as a Python index" }],
     },
     {
+      name: "a subscript with several tensor bounds is one finding (nanotron's per-document masks)",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                starts = model(x).argmax(-1)
+                mask = torch.zeros(8, 8, device="cuda")
+                mask[starts[0] : starts[1], starts[0] : starts[1]] = 1
+      `,
+      errors: [{ line: 6, column: 9, messageIncludes: "as a Python index" }],
+    },
+    {
       name: "slice bound from a tensor reduction",
       code: py`
         import torch

@@ -24,7 +24,7 @@ export class FileAnalysis {
   readonly classes: Map<SyntaxNode, ClassInfo>;
   readonly evidence: TensorEvidence;
   readonly hotPaths: HotPaths;
-  /** The file imports torch: without evidence, a tensor-looking value may be assumed to be on a GPU. */
+  /** The file is PyTorch code (`importsTorch`): without evidence, a tensor-looking value may be assumed to be on a GPU. */
   readonly importsTorch: boolean;
   /** The file mentions a device or an accelerator (`.to(`, `cuda`, `device`, ...). */
   readonly mentionsDevice: boolean;
@@ -105,13 +105,23 @@ export function textFlags(text: string): TextFlags {
   // The incremental linter asks before the analysis does, of the same text.
   if (lastFlags?.text === text) return lastFlags.flags;
   const flags = {
-    importsTorch: /^\s*(import\s+torch\b|from\s+torch[\s.])/m.test(text),
+    importsTorch: importsTorch(text),
     // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
     mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text),
     defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text),
   };
   lastFlags = { text, flags };
   return flags;
+}
+
+/**
+ * The file is PyTorch code: it imports torch, for more than TensorBoard's writer (`from torch.utils.tensorboard
+ * import SummaryWriter` in a JAX script), and does not import JAX or Flax, whose arrays its values would be.
+ */
+function importsTorch(text: string): boolean {
+  if (/^[ \t]*(import[ \t]+(jax|flax)\b|from[ \t]+(jax|flax)[ \t.])/m.test(text)) return false;
+  const imports = text.match(/^[ \t]*(import[ \t]+torch\b|from[ \t]+torch[ \t.]).*$/gm);
+  return !!imports && imports.some((line) => !/^\s*from\s+torch\.utils\.tensorboard\s+import\b/.test(line));
 }
 
 interface TextFlags {

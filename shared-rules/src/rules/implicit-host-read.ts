@@ -164,14 +164,15 @@ export const implicitHostRead: Rule = {
         const value = childByField(node, "value");
         if (!value) return;
         const owner = evidenceOf(value);
-        for (const index of node.children.filter((child) => child.field === "subscript")) {
-          if (index.type === "slice") {
-            const bound = index.children.find((part) => isTensorEvidence(evidenceOf(part), context));
-            if (bound) reportValue(node, bound, "index");
-          } else if (owner.kind === "container" || owner.kind === "scalar") {
-            if (isTensorEvidence(evidenceOf(index), context)) reportValue(node, index, "index");
-          }
+        const tensorIndices: SyntaxNode[] = [];
+        for (const index of node.children) {
+          if (index.field !== "subscript") continue;
+          if (index.type === "slice") tensorIndices.push(...index.children.filter((part) => isTensorEvidence(evidenceOf(part), context)));
+          else if ((owner.kind === "container" || owner.kind === "scalar") && isTensorEvidence(evidenceOf(index), context)) tensorIndices.push(index);
         }
+        // One finding per subscript (`x[a:b, c:d]` is one place to fix), for its index most surely on a GPU.
+        const subject = tensorIndices.find((index) => evidenceOf(index).kind === "gpu") ?? tensorIndices[0];
+        if (subject) reportValue(node, subject, "index");
       },
     };
   },
