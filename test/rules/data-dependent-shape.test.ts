@@ -4,6 +4,20 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("data-dependent-shape", {
   valid: [
     {
+      name: "a name that says mask but holds integer indices (`masked_target = target - start`, a view of it) selects no mask",
+      code: py`
+        import torch
+        class ShardedCrossEntropy(torch.nn.Module):
+            def forward(self, logits, target, start):
+                target_mask = (target < start) | (target >= start + logits.size(-1))
+                masked_target = target.clone() - start
+                masked_target[target_mask] = 0
+                masked_target_1d = masked_target.view(-1)
+                rows = torch.arange(logits.size(0), device=logits.device)
+                return logits[rows, masked_target_1d]
+      `,
+    },
+    {
       name: "`x[mask] = 0.0` dispatches to masked_fill_",
       code: py`
         import torch
@@ -151,6 +165,18 @@ ruleTester.run("data-dependent-shape", {
     },
   ],
   invalid: [
+    {
+      name: "two masks multiplied are still a mask; a view of a mask is one",
+      code: py`
+        import torch
+        class Head(torch.nn.Module):
+            def forward(self, x, y):
+                valid_mask = (x > 0) * (y > 0)
+                flat_mask = valid_mask.view(-1)
+                return x.view(-1)[flat_mask].sum()
+      `,
+      errors: [{ line: 6, messageIncludes: "boolean mask" }],
+    },
     {
       name: "a boolean mask inside an index tuple: `x[mask, 1:]`, `x[:, keep]` (reads only; integer and slice tuples are fine)",
       code: py`

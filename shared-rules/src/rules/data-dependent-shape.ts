@@ -190,6 +190,9 @@ export const dataDependentShape: Rule = {
 const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
 
 /** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
+/** Methods that give the same elements in another shape, or a copy of them. */
+const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
+
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);
@@ -212,6 +215,8 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
       // `valid = torch.nonzero(valid).squeeze(1)`: integer indices now, whatever the name says (the `nonzero` synced).
       if (value && INDEX_RESULT.test(context.text(value))) return false;
+      // `masked_target = target - start` (integer indices, whatever the name says), or a view of such a value.
+      if (value && depth < 4 && computesNumbers(value, context, depth)) return false;
       if (MASK_NAME.test(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
@@ -223,6 +228,24 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     default:
       return false;
   }
+}
+
+/** Arithmetic (`target - start`), or a view or copy of a name bound to arithmetic: numbers, not a mask. */
+function computesNumbers(raw: SyntaxNode, context: RuleContext, depth: number): boolean {
+  const node = unparenthesized(raw);
+  if (node.type === "binary_operator") {
+    const operator = node.tokens[0];
+    // Two masks multiplied or added are a bool tensor still (`(x > 0) * (y > 0)`).
+    if (operator === "*" || operator === "+") return !node.children.every((child) => isBooleanMask(child, context, depth + 1));
+    return operator === "-" || operator === "/" || operator === "//" || operator === "%";
+  }
+  const call = node.type === "call" ? methodCall(node, context) : undefined;
+  if (!call || !SHAPE_METHOD.test(call.method)) return false;
+  const receiver = unparenthesized(call.receiver);
+  if (receiver.type !== "identifier") return computesNumbers(receiver, context, depth + 1);
+  const binding = resolveBinding(context.text(receiver), receiver.start, scopeOf(receiver, context.analysis.scopes));
+  const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+  return !!value && depth < 4 && computesNumbers(value, context, depth + 1);
 }
 
 /**
