@@ -72,7 +72,7 @@ describe("configuration", () => {
       );
       assert.deepStrictEqual(config.select, ["item-in-hot-path", "host-transfer-in-hot-path", "implicit-host-read", "tensor-formatting", "data-dependent-shape", "explicit-synchronize", "blocking-host-to-device"]);
       assert.deepStrictEqual(config.ignore, ["tensor-formatting"]);
-      assert.deepStrictEqual(config.severity, { "item-in-hot-path": "error", "blocking-host-to-device": "info", "dataloader-pin-memory": "info", "data-dependent-shape": "off" });
+      assert.deepStrictEqual(config.severity, { "item-in-hot-path": "error", "blocking-host-to-device": "info", "dataloader-pin-memory": "info", "host-index": "info", "data-dependent-shape": "off" });
       assert.deepStrictEqual(config["per-file-ignores"], { "tests/**": ["item-in-hot-path"] });
       assert.strictEqual(config.preset, "strict");
     });

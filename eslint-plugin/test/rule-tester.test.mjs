@@ -80,6 +80,10 @@ const cases = {
     valid: ["from torch.utils.data import DataLoader\n\n\ndef run(ds, device):\n    loader = DataLoader(ds, pin_memory=True)\n    for x in loader:\n        x = x.to(device, non_blocking=True)\n"],
     invalid: [{ code: "from torch.utils.data import DataLoader\n\n\ndef run(ds, device):\n    loader = DataLoader(ds)\n    for x in loader:\n        x = x.to(device, non_blocking=True)\n", errors: [err(5, 14, /^`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line 7/)] }],
   },
+  "host-index": {
+    valid: [loop("first = loss[torch.zeros(1, dtype=torch.long, device=device)]")],
+    invalid: [{ code: loop("first = loss[[0, 2]]"), errors: [err(9, 17, /indexes a GPU tensor with a Python list, which is copied to the GPU with a blocking copy first/)] }],
+  },
   "sync-in-compiled-region": {
     valid: [loop("value = loss.item()"), "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    return torch.where(x.norm() > 1, x / x.norm(), x)\n"],
     invalid: [{ code: "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    return x.sum().item()\n", errors: [err(6, 20, /^`x\.sum\(\)\.item\(\)` \(item-in-hot-path\) in the compiled function `f\(\)` is a graph break/)] }],
@@ -121,7 +125,7 @@ describe("eslint-plugin-synclint: rule metadata", () => {
       assert.deepEqual(config.files, ["**/*.py"]);
       assert.equal(config.language, "synclint/python");
       assert.equal(config.plugins.synclint, plugin);
-      assert.equal(Object.keys(config.rules).length, 9, name);
+      assert.equal(Object.keys(config.rules).length, 10, name);
     }
     assert.equal(plugin.configs.recommended.rules["synclint/sync-in-compiled-region"], "error");
     assert.equal(plugin.configs.recommended.rules["synclint/item-in-hot-path"], "warn");

@@ -43,6 +43,7 @@ def train(model, dataset, optimizer, device):
         total = loss.item()
         print(loss.item())
         values = loss.cpu().numpy()
+        first = targets[[0]]
         torch.cuda.synchronize()
         if step % 100 == 0:
             print(f"step {step}: {loss}")

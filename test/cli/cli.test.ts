@@ -123,7 +123,7 @@ describe("synclint command line", () => {
     const log = JSON.parse(run.stdout);
     assert.strictEqual(log.version, "2.1.0");
     const driver = log.runs[0].tool.driver;
-    assert.strictEqual(driver.rules.length, 9);
+    assert.strictEqual(driver.rules.length, 10);
     assert.ok(driver.rules.every((rule: { help: { markdown: string } }) => rule.help.markdown.includes("Why is this bad?")));
     assert.ok(log.runs[0].results.some((r: { ruleId: string }) => r.ruleId === "item-in-hot-path"));
     const sarifFile = path.join(dir, "out.sarif");

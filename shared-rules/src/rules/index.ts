@@ -8,6 +8,7 @@ import { dataDependentShape } from "./data-dependent-shape";
 import { explicitSynchronize } from "./explicit-synchronize";
 import { blockingHostToDevice } from "./blocking-host-to-device";
 import { dataloaderPinMemory } from "./dataloader-pin-memory";
+import { hostIndex } from "./host-index";
 import { syncInCompiledRegion } from "./sync-in-compiled-region";
 
 export const rules: readonly Rule[] = [
@@ -19,6 +20,7 @@ export const rules: readonly Rule[] = [
   explicitSynchronize,
   blockingHostToDevice,
   dataloaderPinMemory,
+  hostIndex,
   syncInCompiledRegion,
 ];
 

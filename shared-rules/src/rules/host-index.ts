@@ -1,0 +1,117 @@
+import type { Rule } from "../rule";
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { calleeName, isTensorEvidence, keyword, methodCall, positional, shortText } from "./support";
+
+/** NumPy functions that return an array of indices (or of values usable as indices), never a scalar. */
+const NUMPY_ARRAY = /^numpy\.(arange|nonzero|flatnonzero|argsort|concatenate|stack|hstack|vstack|repeat|tile|unique|sort|random\.permutation)$/;
+/** NumPy samplers that return an array when given a size (`np.random.choice(n, 64)`), a scalar otherwise. */
+const NUMPY_SAMPLE = /^numpy\.random\.(choice|randint)$/;
+/** torch functions that build an index tensor on the host unless given `device=`. */
+const TORCH_RANGE = /^torch\.(arange|randperm|randint)$/;
+/** Conversions to a tensor on the host: an index when what they convert is a sequence (`torch.tensor(3)` is a plain integer index). */
+const TORCH_FROM_DATA = /^torch\.(tensor|as_tensor|from_numpy|LongTensor|IntTensor)$|^numpy\.(array|asarray|ascontiguousarray)$/;
+/** Methods that keep a tensor where it is (a dtype change, a view). */
+const SAME_DEVICE_METHOD = /^(long|int|view|reshape|flatten|squeeze|unsqueeze|contiguous|clone|detach)$/;
+
+/**
+ * `x[idx]` where `x` is on a GPU and `idx` is built on the host: a NumPy array, a Python list of integers, a
+ * `range`, or a CPU tensor (`torch.arange(n)` without `device=`). Indexing copies the index to the GPU first.
+ */
+export const hostIndex: Rule = {
+  meta: {
+    name: "host-index",
+    code: "SYN203",
+    category: "host-device transfer",
+    defaultSeverity: "warning",
+    description: "A GPU tensor indexed with a NumPy array, a Python list or `range`, or a CPU tensor (`torch.arange(n)` without `device=`) in code that runs every step.",
+    hotPathOnly: true,
+    breaksCompiledGraph: false,
+    fixable: false,
+    hasSuggestions: false,
+    messages: {
+      hostIndex: "`{{expression}}` {{where}} indexes a GPU tensor with {{index}}, which is copied to the GPU with a blocking copy first, {{frequency}}{{assumption}}; build the index on the device (`device=`), or move it there once and reuse it.",
+    },
+    mechanism: [
+      "**Host index** — a NumPy array, a list or a `range` in an index is turned into a long tensor on the host (`sequenceToVariable` → `indexing_tensor_from_data` in `python_variable_indexing.cpp`); a CPU tensor is one already.",
+      "**Blocking copy** — the index is moved to the indexed tensor's device with `non_blocking=False` (`internal_new_from_data` in `tensor_new.cpp`; for a CPU tensor, the indexing kernel's `index.to(self.device())`): the host waits for the work queued on the stream, then for the copy.",
+    ],
+    docs: {
+      why:
+        "Advanced indexing needs its index on the device of the indexed tensor. An index built on the host (a NumPy array of minibatch indices, " +
+        "`torch.arange(n)` without `device=`, a list such as `[0, 2]`) is copied there with a blocking host-to-device copy before the gather or scatter runs, " +
+        "every time the line runs: the host waits for every kernel already queued. " +
+        "Built on the device (`torch.arange(n, device=x.device)`, `torch.randperm(n, device=x.device)`), or moved there once outside the loop, the index costs no wait.",
+      example: ["b_inds = np.arange(batch_size)", "for epoch in range(update_epochs):", "    np.random.shuffle(b_inds)", "    for start in range(0, batch_size, minibatch_size):", "        mb_inds = b_inds[start:start + minibatch_size]", "        loss = agent.loss(b_obs[mb_inds], b_actions[mb_inds])"].join("\n"),
+      useInstead: ["for epoch in range(update_epochs):", "    b_inds = torch.randperm(batch_size, device=b_obs.device)", "    for start in range(0, batch_size, minibatch_size):", "        mb_inds = b_inds[start:start + minibatch_size]", "        loss = agent.loss(b_obs[mb_inds], b_actions[mb_inds])"].join("\n"),
+      fixSafety: "No automatic fix: where the index should be built (and whether the host still needs it, for a replay buffer or an environment) is the program's choice.",
+      facts: ["§2 op table: `x[idx_cpu]`", "§2 test ground truth (`x[ind_cpu]`, `x[ind_cpu]=y`)", "§7 a NumPy array, a list or a `range` index is built on the host and copied with a blocking copy"],
+    },
+  },
+  create(context) {
+    /** What a host-built index is, for the message (`a NumPy array`), or undefined when it is not one. */
+    function hostIndexKind(raw: SyntaxNode, depth = 0): string | undefined {
+      const node = unparenthesized(raw);
+      if (depth > 4) return undefined;
+      switch (node.type) {
+        case "list":
+          return node.children.length > 0 && node.children.every((element) => isIntegerLiteral(element)) ? "a Python list" : undefined;
+        case "identifier": {
+          const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+          const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+          return value && hostIndexKind(value, depth + 1);
+        }
+        case "subscript": {
+          // A slice of an index array is an index array: `b_inds[start:end]`.
+          const indices = node.children.filter((child) => child.field === "subscript");
+          const value = childByField(node, "value");
+          return value && indices.length > 0 && indices.every((index) => index.type === "slice") ? hostIndexKind(value, depth + 1) : undefined;
+        }
+        case "call": {
+          const name = calleeName(node, context) ?? "";
+          if (name === "range") return "a `range`";
+          if (NUMPY_ARRAY.test(name)) return "a NumPy array";
+          const args = positional(node);
+          if (NUMPY_SAMPLE.test(name)) return args.length >= (name.endsWith("choice") ? 2 : 3) || keyword(node, "size", context) ? "a NumPy array" : undefined;
+          const onHost = !keyword(node, "device", context) && !context.analysis.defaultDeviceChanged;
+          const cpuTensor = `a CPU tensor (\`${shortText(node, context, 30)}\` has no \`device=\`)`;
+          if (TORCH_RANGE.test(name)) return onHost ? cpuTensor : undefined;
+          if (TORCH_FROM_DATA.test(name)) {
+            const data = args[0] && unparenthesized(args[0]);
+            const sequence = !!data && (data.type === "list" || data.type === "list_comprehension" || data.type === "tuple" || !!hostIndexKind(data, depth + 1));
+            if (!sequence || !onHost) return undefined;
+            return name.startsWith("numpy.") ? "a NumPy array" : cpuTensor;
+          }
+          const call = methodCall(node, context);
+          return call && SAME_DEVICE_METHOD.test(call.method) ? hostIndexKind(call.receiver, depth + 1) : undefined;
+        }
+        default:
+          return undefined;
+      }
+    }
+
+    return {
+      subscript(node) {
+        const value = childByField(node, "value");
+        if (!value) return;
+        for (const index of node.children) {
+          if (index.field !== "subscript" || index.type === "slice") continue;
+          const kind = hostIndexKind(index);
+          if (!kind) continue;
+          const evidence = context.analysis.tensorEvidence(value);
+          if (!isTensorEvidence(evidence, context)) return;
+          const named = unparenthesized(index).type === "identifier" ? `\`${context.text(index)}\`, ` : "";
+          const assumption = evidence.kind === "gpu" ? "" : ` (if \`${shortText(value, context, 30)}\` is on a GPU)`;
+          context.report({ node, messageId: "hostIndex", data: { expression: shortText(node, context, 50), index: named + kind, assumption }, evidence });
+          return;
+        }
+      },
+    };
+  },
+};
+
+function isIntegerLiteral(raw: SyntaxNode): boolean {
+  const node = unparenthesized(raw);
+  if (node.type === "integer") return true;
+  return node.type === "unary_operator" && node.tokens[0] === "-" && node.children.length === 1 && node.children[0].type === "integer";
+}

@@ -1,0 +1,137 @@
+import { py } from "../helpers";
+import { ruleTester } from "../rule-tester";
+
+ruleTester.run("host-index", {
+  valid: [
+    {
+      name: "an index built on the device (`device=`) is not copied",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x, y in loader:
+                q = model(x.cuda(non_blocking=True))
+                rows = torch.arange(q.size(0), device=q.device)
+                picked = q[rows, y.cuda(non_blocking=True)]
+      `,
+    },
+    {
+      name: "a NumPy array indexing a NumPy array (a replay buffer on the host)",
+      code: py`
+        import numpy as np
+        import torch
+        def train(buffer, model, steps):
+            for step in range(steps):
+                idx = np.random.choice(len(buffer.obs), 64)
+                obs = torch.as_tensor(buffer.obs[idx]).cuda(non_blocking=True)
+                model(obs).mean().backward()
+      `,
+    },
+    {
+      name: "a NumPy scalar (`np.argmax(a)`, `np.random.choice(n)`) is a plain integer index",
+      code: py`
+        import numpy as np
+        import torch
+        def train(loader, model, scores):
+            for x in loader:
+                out = model(x.cuda(non_blocking=True))
+                best = out[np.argmax(scores)]
+                other = out[np.random.choice(8)]
+      `,
+    },
+    {
+      name: "`torch.tensor(3)` is an integer index, not an index tensor",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x in loader:
+                out = model(x.cuda(non_blocking=True))
+                first = out[torch.tensor(3)]
+      `,
+    },
+    {
+      name: "an index moved to the device first",
+      code: py`
+        import numpy as np
+        import torch
+        def train(loader, model, batch_size):
+            for x in loader:
+                out = model(x.cuda(non_blocking=True))
+                idx = torch.from_numpy(np.arange(batch_size)).cuda()
+                picked = out[idx]
+      `,
+    },
+    {
+      name: "once, before the loop",
+      code: py`
+        import torch
+        def evaluate(model, x):
+            out = model(x.cuda())
+            return out[:, [0, 2]]
+      `,
+    },
+  ],
+  invalid: [
+    {
+      name: "minibatch indices from NumPy, sliced per minibatch (PPO)",
+      code: py`
+        import numpy as np
+        import torch
+        device = torch.device("cuda")
+        obs = torch.zeros((128, 4, 8)).to(device)
+        b_inds = np.arange(512)
+        for update in range(num_updates):
+            b_obs = obs.reshape((-1, 8))
+            np.random.shuffle(b_inds)
+            for start in range(0, 512, 128):
+                mb_inds = b_inds[start:start + 128]
+                loss = agent.loss(b_obs[mb_inds])
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 11, column: 27, messageIncludes: "with `mb_inds`, a NumPy array, which is copied to the GPU with a blocking copy first" }],
+    },
+    {
+      name: "`torch.arange(n)` without `device=`, a list of integers and a `range` in an index",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, actions in loader:
+                q = model(x.cuda(non_blocking=True))
+                chosen = q[torch.arange(q.size(0)), actions.cuda(non_blocking=True)]
+                corners = q[:, [0, 2]]
+                rows = q[range(4)]
+                chosen.sum().backward()
+                optimizer.step()
+      `,
+      errors: [
+        { line: 5, messageIncludes: "a CPU tensor (`torch.arange(q.size(0))` has no `device=`)" },
+        { line: 6, messageIncludes: "with a Python list" },
+        { line: 7, messageIncludes: "with a `range`" },
+      ],
+    },
+    {
+      name: "a write through a host index (`x[ind_cpu] = y`) in `forward`",
+      code: py`
+        import torch
+        class Shuffle(torch.nn.Module):
+            def forward(self, x):
+                perm = torch.randperm(x.size(1)).long()
+                out = torch.empty_like(x)
+                out[:, perm] = x
+                return out
+      `,
+      errors: [{ line: 6, messageIncludes: "`perm`, a CPU tensor (`torch.randperm(x.size(1))` has no `device=`)" }],
+    },
+    {
+      name: "strict: a one-off index copy is reported too",
+      preset: "strict",
+      code: py`
+        import torch
+        def evaluate(model, x):
+            out = model(x.cuda())
+            return out[:, [0, 2]]
+      `,
+      errors: [{ line: 4, messageIncludes: "with a Python list" }],
+    },
+  ],
+});
