@@ -464,6 +464,40 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(onHost("helper.py").findings, []);
     });
 
+    it("what the file's own calls pass (a dataset's CPU audio) says nothing of a hot caller in another file: the callee's copies to the input's device count", async () => {
+      const result = await lintInMemory({
+        "train.py": py`
+          import torch
+          from meldataset import mel_spectrogram
+
+
+          def train(generator, loader, optimizer, device):
+              for x in loader:
+                  y = generator(x.to(device, non_blocking=True))
+                  loss = (mel_spectrogram(y.squeeze(1)) - 1).abs().mean()
+                  loss.backward()
+                  optimizer.step()
+        `,
+        "meldataset.py": py`
+          import torch
+
+
+          def mel_spectrogram(y, n_fft=1024):
+              window = torch.hann_window(n_fft).to(y.device)
+              return torch.stft(y, n_fft, window=window, return_complex=True).abs()
+
+
+          class MelDataset(torch.utils.data.Dataset):
+              def __getitem__(self, index):
+                  audio = torch.FloatTensor(self.audio[index])
+                  return mel_spectrogram(audio)
+        `,
+      });
+      assert.deepStrictEqual(result("meldataset.py").findings.map((finding) => [finding.line, finding.rule]), [[5, "blocking-host-to-device"]]);
+      // Linted alone, the dataset's call is all the file says: the audio, and the window's device, are the CPU's.
+      assert.deepStrictEqual(lintSource(result("meldataset.py").source.text, { filePath: at("meldataset.py") }).findings, []);
+    });
+
     it("keeps a local caller's context before another file's, and a file's analysis without entries unchanged", () => {
       const code = py`
         import torch

@@ -1182,6 +1182,30 @@ describe("FileAnalysis", () => {
       assert.strictEqual(kindAt(a, "outputs.loss"), "gpu");
     });
 
+    it("legacy constructors (`torch.Tensor(obs)`) and window functions build on the host; `.to(d)` to a device of unknown kind is no longer known to be there", () => {
+      const a = analyse(py`
+        import torch
+        def act(model, obs, d):
+            x = torch.Tensor(obs)
+            ids = torch.LongTensor([1, 2])
+            window = torch.hann_window(400)
+            moved = torch.FloatTensor(obs).to(device=d)
+            cast = torch.FloatTensor(obs).to(torch.float16)
+            return model(x)
+      `);
+      assert.strictEqual(kindAt(a, "torch.Tensor(obs)"), "cpu");
+      assert.strictEqual(kindAt(a, "torch.LongTensor([1, 2])"), "cpu");
+      assert.strictEqual(kindAt(a, "torch.hann_window(400)"), "cpu");
+      assert.strictEqual(kindAt(a, "torch.FloatTensor(obs).to(device=d)"), "tensor");
+      assert.strictEqual(kindAt(a, "torch.FloatTensor(obs).to(torch.float16)"), "cpu");
+      const defaultChanged = analyse(py`
+        import torch
+        torch.set_default_device("cuda")
+        x = torch.Tensor([1.0])
+      `);
+      assert.strictEqual(kindAt(defaultChanged, "torch.Tensor([1.0])"), "tensor");
+    });
+
     it("evidence carries a human-readable reason", () => {
       const a = analyse(py`
         import torch

@@ -457,17 +457,30 @@ export class HotPaths {
     return signature;
   }
 
-  /** The function of `parameter` has calls in this file, and none passes it (by name, position or splat). */
+  /**
+   * The function of `parameter` has calls in this file, and none passes it (by name, position or splat). Not when
+   * other files call it from hot paths too: what they pass is not seen here.
+   */
   callsLeaveDefault(parameter: Binding): boolean {
     const calls = this.callsOfParameterFunction(parameter);
-    return calls.length > 0 && this.argumentsFor(parameter).length === 0 && !calls.some(passesSplat);
+    return calls.length > 0 && this.argumentsFor(parameter).length === 0 && !calls.some(passesSplat) && !this.calledFromOtherFiles(parameter);
   }
 
-  /** What each call of `parameter`'s function in this file passes for it, when every call passes it and there is one. */
+  /**
+   * What each call of `parameter`'s function in this file passes for it, when every call passes it and there is
+   * one, and no other file calls the function from a hot path (a dataset's `mel_spectrogram(cpu_audio)` says
+   * nothing of the training loop's `mel_spectrogram(gpu_audio)` in another file).
+   */
   argumentsOfEveryCall(parameter: Binding): SyntaxNode[] | undefined {
+    if (this.calledFromOtherFiles(parameter)) return undefined;
     const calls = this.callsOfParameterFunction(parameter);
     const passed = this.argumentsFor(parameter);
     return calls.length > 0 && passed.length === calls.length ? passed : undefined;
+  }
+
+  private calledFromOtherFiles(parameter: Binding): boolean {
+    const fn = parameter.node.parent?.parent;
+    return parameter.kind === "parameter" && fn?.type === "function_definition" && !!this.crossFileEntry(fn);
   }
 
   /** The calls of `fn` in this file, but for its own recursive ones. */

@@ -80,9 +80,12 @@ const NON_TENSOR_TORCH_FUNCTIONS = new Set([
   "set_anomaly_enabled", "cond", "vmap", "stack_trace", "equal", "allclose", "is_same_size",
 ]);
 const TENSOR_NAMESPACES = ["torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nested"];
+/** The legacy constructors of the CPU tensor types: `torch.Tensor(data)`, `torch.FloatTensor(data)`, ... */
+const LEGACY_CPU_CONSTRUCTOR = /^(Tensor|(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool)Tensor)$/;
 const FACTORY_FUNCTIONS = new Set([
   "tensor", "as_tensor", "asarray", "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm",
   "arange", "range", "linspace", "logspace", "eye", "tril_indices", "triu_indices", "empty_strided", "scalar_tensor",
+  "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window",
 ]);
 const LIKE_FACTORIES = /_like$/;
 const NON_TENSOR_METHODS = new Set([
@@ -580,6 +583,9 @@ export class TensorEvidence {
       return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", "loaded with `map_location=\"cpu\"`") : UNKNOWN;
     }
     if (short === "from_numpy") return evidence("cpu", "`torch.from_numpy(...)` shares host memory");
+    // `torch.Tensor(obs)`, `torch.FloatTensor(data)`: the legacy constructors of the default (CPU) tensor types.
+    if (qualified === `torch.${short}` && LEGACY_CPU_CONSTRUCTOR.test(short))
+      return this.env.defaultDeviceChanged ? evidence("tensor", `\`torch.${short}(...)\` on the default device`) : evidence("cpu", `\`torch.${short}(...)\` builds a tensor in host memory`);
     if (short === "from_file" && !keywordArgument(node, "device", this.env.text)) return evidence("cpu", "`torch.from_file(...)` maps a file into host memory");
     const device = keywordArgument(node, "device", this.env.text);
     const call = `\`${this.text(fn)}(...)\``;
@@ -722,6 +728,8 @@ export class TensorEvidence {
         const kind = this.deviceOf(target);
         if (kind === "cpu") return evidence("cpu", `moved to the CPU with \`.to(${this.text(target)})\``);
         if (kind === "gpu") return evidence("gpu", `moved with \`.to(${this.text(target)})\``);
+        // Moved to a device of unknown kind: wherever it was before says nothing of where it is now.
+        if (kind === "unknown") return evidence("tensor", `moved with \`.to(${this.text(target)})\``);
       }
     }
     if (receiver.kind === "batch") return evidence("cpu", receiver.reason);
