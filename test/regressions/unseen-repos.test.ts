@@ -827,4 +827,38 @@ describe("findings on code synclint was not tuned on", () => {
     const torchScript = jax.replace("import jax\nimport jax.numpy as jnp\n", "import torch\n");
     assert.deepStrictEqual(findings(torchScript), [{ line: 7, rule: "item-in-hot-path" }]);
   });
+
+  it("a periodic guard around the backward pass and the optimizer step is the training step (off-policy updates, accumulation boundaries); a guard around a report stays periodic", () => {
+    const code = py`
+      import torch
+      device = torch.device("cuda")
+      for global_step in range(total_timesteps):
+          actions = actor(torch.as_tensor(obs, device=device))
+          obs = envs.step(actions.detach().cpu().numpy())
+          if global_step % train_frequency == 0:
+              data = rb.sample(batch_size)
+              loss = critic(data.observations).mean()
+              q_optimizer.zero_grad()
+              loss.backward()
+              q_optimizer.step()
+              alpha = log_alpha.exp().item()
+              if global_step % 100 == 0:
+                  print(loss.item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [12]);
+  });
+
+  it("a loop that loads checkpoints into an ensemble (`model.append(ckpt)`) runs no model: it is no step loop", () => {
+    const code = py`
+      import torch
+      def attempt_load(weights, device):
+          model = Ensemble()
+          for w in weights:
+              ckpt = torch.load(w, map_location="cpu")
+              ckpt = ckpt["model"].to(device).float()
+              model.append(ckpt.fuse().eval())
+          return model
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
 });

@@ -1252,6 +1252,20 @@ export class HotPaths {
     }, directOnly);
   }
 
+  /** `block` runs a backward pass or an optimizer step (`loss.backward()`, `optimizer.step()`, `scaler.step(optimizer)`), in nested loops too. */
+  private trains(block: SyntaxNode): boolean {
+    return this.someNode(block, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      if (callee?.type !== "attribute") return false;
+      const method = this.text(childByField(callee, "attribute")!);
+      if (method === "backward") return true;
+      if (method !== "step") return false;
+      const receiver = lastName(this.text(childByField(callee, "object")!));
+      return OPTIMIZER_NAME.test(receiver) || (/scaler$/i.test(receiver) && positionalArguments(node).length === 1);
+    });
+  }
+
   /**
    * `token = next_token(model, x)`, `self.p_sample(model, img, t)`: a call that passes a model to a function of
    * this file that runs it once per call (itself or through another such function), outside a loop of its own.
@@ -1311,7 +1325,9 @@ export class HotPaths {
       case "if_statement":
       case "elif_clause": {
         const condition = childByField(ancestor, "condition");
-        return child.field === "consequence" && condition && this.isPeriodic(condition) ? ancestor : undefined;
+        // `if global_step % train_frequency == 0:` around the backward pass and the optimizer step is the training
+        // step itself (an off-policy update, an accumulation boundary), not a report every N steps.
+        return child.field === "consequence" && condition && this.isPeriodic(condition) && !this.trains(child) ? ancestor : undefined;
       }
       case "conditional_expression": {
         const [consequence, condition] = ancestor.children;

@@ -58,7 +58,7 @@ export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|
  * Methods of a model that do not run it (moves, modes, weights, hooks, saving): any other method call on a
  * model (`model.generate(...)`, `model.get_intermediate_layers(x)`, `model.encode(x)`) runs a forward pass.
  */
-export const MODULE_SETUP_METHOD = /^(to|cuda|cpu|half|float|double|bfloat16|type|eval|train|requires_grad_|zero_grad|apply|share_memory|(named_)?(parameters|buffers|modules|children)|state_dict|load_state_dict|register_\w+|add_module|get_(submodule|parameter|buffer|input_embeddings|output_embeddings)|resize_token_embeddings|tie_weights|gradient_checkpointing_\w+|save_pretrained|from_pretrained|push_to_hub|extra_repr|num_parameters|print_trainable_parameters|merge_and_unload|update|step|keys|values|items|get|pop|size|dim)$/;
+export const MODULE_SETUP_METHOD = /^(to|cuda|cpu|half|float|double|bfloat16|type|eval|train|requires_grad_|zero_grad|apply|share_memory|(named_)?(parameters|buffers|modules|children)|state_dict|load_state_dict|register_\w+|add_module|get_(submodule|parameter|buffer|input_embeddings|output_embeddings)|resize_token_embeddings|tie_weights|gradient_checkpointing_\w+|save_pretrained|from_pretrained|push_to_hub|extra_repr|num_parameters|print_trainable_parameters|merge_and_unload|update|step|keys|values|items|get|pop|size|dim|append|extend|insert|fuse)$/;
 
 /** Tokenizers (`tokenizer`, `self.text_tokenizer`), whose outputs are made in host memory. */
 export const TOKENIZER_NAME = /tokenizer$/i;
