@@ -4,6 +4,19 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "`copy_` with `non_blocking=True`, or from a tensor already on the GPU",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            static_input = torch.empty(64, 3, 224, 224, device="cuda")
+            for x, y in loader:
+                static_input.copy_(x, non_blocking=True)
+                static_input.copy_(x.cuda(non_blocking=True))
+                model(static_input).mean().backward()
+                optimizer.step()
+      `,
+    },
+    {
       name: "an empty tensor built on the device has no host data to copy",
       code: py`
         import torch
@@ -142,6 +155,19 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "`gpu_buffer.copy_(host_tensor)` without `non_blocking=True` (a static input refilled every step)",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            static_input = torch.empty(64, 3, 224, 224, device="cuda")
+            for x, y in loader:
+                static_input.copy_(x)
+                model(static_input).mean().backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 5, messageIncludes: "`static_input.copy_(x)` in the step loop of `train()` (line 4) copies host memory to the GPU and blocks" }],
+    },
     {
       name: "a loader's batch that every call passes is host memory, whatever the parameter's annotation",
       code: py`

@@ -16,7 +16,7 @@ export const blockingHostToDevice: Rule = {
     code: "SYN201",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
+    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `gpu_tensor.copy_(host_tensor)`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: true,
@@ -169,6 +169,17 @@ export const blockingHostToDevice: Rule = {
           } else if (positional(node).length > 1) return;
           if (!isHostData(node, call.receiver) || movesOwnAttribute(node)) return;
           return reportCopy(node, call);
+        }
+        // `gpu_buffer.copy_(host_tensor)`: the same blocking copy as `.to(device)`, into a tensor already on the GPU.
+        if (call && call.method === "copy_") {
+          const [source, nonBlocking] = positional(node);
+          if (!source || nonBlocking || keyword(node, "non_blocking", context)) return;
+          const sourceKind = context.analysis.tensorEvidence(source).kind;
+          if (sourceKind !== "cpu" && sourceKind !== "batch" && sourceKind !== "numpy") return;
+          const target = context.analysis.tensorEvidence(call.receiver);
+          if (target.kind !== "gpu") return;
+          context.report({ node, range: call.range, messageId: "copy", data: { expression: shortText(node, context, 50), assumption: "" }, evidence: target });
+          return;
         }
         if (call && call.method === "new_tensor") {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
