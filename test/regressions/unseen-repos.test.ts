@@ -861,4 +861,30 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code), []);
   });
+
+  it("a loop that runs a model's method with keyword arguments only (`model.generate(input_ids=ids)`), or a module the object keeps (`self.model(x)`), is a step loop", () => {
+    const code = py`
+      import torch
+      def generate_completions(model, tokenizer, prompts, batch_size):
+          outputs = []
+          for i in range(0, len(prompts), batch_size):
+              ids = tokenizer(prompts[i:i + batch_size], return_tensors="pt").input_ids
+              out = model.generate(input_ids=ids.cuda(), max_new_tokens=32)
+              outputs.extend(out.tolist())
+          return outputs
+      class Sampler:
+          def __init__(self, model):
+              self.model = model
+          def sample(self, x, steps):
+              for t in reversed(range(steps)):
+                  x = self.model(x, t)
+                  print(x.std().item())
+              return x
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [
+      [6, "blocking-host-to-device"],
+      [7, "host-transfer-in-hot-path"],
+      [15, "item-in-hot-path"],
+    ]);
+  });
 });

@@ -1290,10 +1290,14 @@ export class HotPaths {
     const callee = childByField(call, "function");
     if (callee?.type === "identifier") return this.env.evidence.of(callee).kind === "module";
     if (callee?.type !== "attribute") return false;
+    // `self.model(x)`: a module the object keeps.
+    if (isSelfAttribute(callee, this.env.text)) return MODULE_NAME.test(this.text(childByField(callee, "attribute")!)) && this.env.evidence.of(callee).kind === "module";
     const receiver = childByField(callee, "object")!;
     // Named like a model too: an item of a state dict or of a `Sequential` may also read as a module.
-    if (receiver.type !== "identifier" || !MODULE_NAME.test(this.text(receiver)) || MODULE_SETUP_METHOD.test(this.text(childByField(callee, "attribute")!))) return false;
-    if (positionalArguments(call).length === 0) return false;
+    const named = receiver.type === "identifier" ? this.text(receiver) : isSelfAttribute(receiver, this.env.text) ? this.text(childByField(receiver, "attribute")!) : undefined;
+    if (!named || !MODULE_NAME.test(named) || MODULE_SETUP_METHOD.test(this.text(childByField(callee, "attribute")!))) return false;
+    // `model.generate(input_ids=ids)` runs it; `model.rope_cache_length()` reads a setting.
+    if ((childByField(call, "arguments")?.children.length ?? 0) === 0) return false;
     return this.env.evidence.of(receiver).kind === "module";
   }
 
@@ -1745,6 +1749,12 @@ function consequenceOf(condition: SyntaxNode): SyntaxNode | undefined {
 }
 
 /** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
+/** `self.name`. */
+function isSelfAttribute(node: SyntaxNode, text: string): boolean {
+  const object = node.type === "attribute" ? childByField(node, "object") : undefined;
+  return object?.type === "identifier" && text.slice(object.start, object.end) === "self";
+}
+
 function inExceptionHandler(node: SyntaxNode): boolean {
   for (let child = node, current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; child = current, current = current.parent) {
     if ((current.type === "except_clause" || current.type === "except_group_clause") && child.type === "block") return true;

@@ -696,7 +696,7 @@ export class TensorEvidence {
       if (method === "forward") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
       if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
       // `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there.
-      if (!MODULE_SETUP_METHOD.test(method) && positionalArguments(node).some((argument) => this.of(argument).kind === "gpu"))
+      if (!MODULE_SETUP_METHOD.test(method) && argumentValues(node).some((argument) => this.of(argument).kind === "gpu"))
         return evidence("gpu", `the output of \`${this.text(fn)}(...)\` on GPU tensors`);
       return UNKNOWN;
     }
@@ -1089,4 +1089,16 @@ export function importedName(binding: Binding, text: string): string | undefined
   }
   // `import torch.nn` binds `torch`; `import torch.nn.functional as F` binds the whole path.
   return imported.type === "aliased_import" ? path : path.split(".")[0];
+}
+
+/** The values a call passes, by position or by keyword (`model.generate(input_ids=ids)`). */
+function argumentValues(call: SyntaxNode): SyntaxNode[] {
+  const values: SyntaxNode[] = [];
+  for (const argument of childByField(call, "arguments")?.children ?? []) {
+    if (argument.type === "keyword_argument") {
+      const value = childByField(argument, "value");
+      if (value) values.push(value);
+    } else if (argument.type !== "list_splat" && argument.type !== "dictionary_splat") values.push(argument);
+  }
+  return values;
 }
