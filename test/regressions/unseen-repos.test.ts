@@ -887,4 +887,30 @@ describe("findings on code synclint was not tuned on", () => {
       [15, "item-in-hot-path"],
     ]);
   });
+
+  it("`torch.rand(1) < p` is decided on the host; a module called with `self.training` gets a Python bool for that input of its `forward`", () => {
+    const code = py`
+      import torch
+      from torch import nn
+      class LabelEmbedder(nn.Module):
+          def forward(self, labels, train):
+              if train and self.dropout_prob > 0:
+                  labels = torch.where(torch.rand(labels.shape[0], device=labels.device) < self.dropout_prob, self.num_classes, labels)
+              return self.table(labels)
+      class Net(nn.Module):
+          def __init__(self):
+              super().__init__()
+              self.y_embedder = LabelEmbedder()
+          def forward(self, x, y):
+              y = self.y_embedder(y, self.training)
+              for block in self.blocks:
+                  if self.training and torch.rand(1) < self.layer_drop:
+                      continue
+                  x = block(x, y)
+              if (y > 0).any():
+                  x = x.clamp(max=1)
+              return x
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [18]);
+  });
 });

@@ -552,6 +552,8 @@ export class HotPaths {
   private instanceCallSites(cls: SyntaxNode, name: string): SyntaxNode[] {
     let byName = this.instanceSites.get(cls);
     if (!byName) this.instanceSites.set(cls, (byName = this.instanceCallsOf(cls)));
+    // Calling a module (`self.y_embedder(y, self.training)`) runs its `forward`, unless the class has a `__call__` of its own.
+    if (name === "forward" && !methodOf(cls, "__call__", this.env.text) && this.env.evidence.isModuleClass(cls)) return [...(byName.get(name) ?? NO_CALLS), ...(byName.get("__call__") ?? NO_CALLS)];
     return byName.get(name) ?? NO_CALLS;
   }
 

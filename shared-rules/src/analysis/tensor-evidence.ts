@@ -206,7 +206,12 @@ export class TensorEvidence {
         // A tensor compared with a string is never an elementwise comparison (`mode == "image"`): a Python bool.
         if (node.children.some(isStringValued)) return evidence("scalar", "a comparison with a string");
         let result: Evidence | undefined;
-        for (const operand of node.children) result = result ? combine(result, this.of(operand)) : this.of(operand);
+        const operands = node.children.map((operand) => this.of(operand));
+        for (const operand of operands) result = result ? combine(result, operand) : operand;
+        // `torch.rand(1) < p`: a tensor just made on the host, compared with values of unknown kind, is compared on
+        // the host (a CUDA tensor beside a CPU one that is not 0-dim is an error).
+        const made = node.children.find((operand) => this.madeOnHost(operand));
+        if (made && operands.every((operand) => operand.kind === "cpu" || operand.kind === "scalar" || operand.kind === "unknown")) return { kind: "cpu", reason: `a comparison on the host (\`${this.text(made)}\` is made there)` };
         if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
         // `step % log_freq == 0` on values of unknown kind: a periodic guard's test of counters, not of tensors.
         if (node.children.length === 2 && node.children.some((side) => side.type === "integer") && node.children.some((side) => unparenthesized(side).type === "binary_operator" && unparenthesized(side).tokens[0] === "%" && !isStringNode(childByField(unparenthesized(side), "left")!)))
@@ -482,7 +487,10 @@ export class TensorEvidence {
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
     if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
       const use = fn && pythonValueUse(binding, fn, this.env);
-      return use ? evidence("scalar", `\`${name}\` is ${use}`) : evidence("tensor", `\`${name}\` is an input of \`forward\``);
+      if (use) return evidence("scalar", `\`${name}\` is ${use}`);
+      // `self.y_embedder(y, self.training)`: every call of the module in this file passes a Python value.
+      const passed = this.passedAlike(binding);
+      return passed?.kind === "scalar" ? passed : evidence("tensor", `\`${name}\` is an input of \`forward\``);
     }
     if (/^(training|validation|test|predict)_step$/.test(method)) {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
@@ -635,6 +643,23 @@ export class TensorEvidence {
   }
 
   /** What a function of this file returns, combined over its `return` statements. */
+  /** `torch.rand(1)`, or a name bound to it: a factory call without `device=` (and no default device set). */
+  private madeOnHost(raw: SyntaxNode, depth = 0): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier" && depth === 0) {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.madeOnHost(binding.value, depth + 1);
+    }
+    if (node.type !== "call" || this.env.defaultDeviceChanged) return false;
+    const name = this.qualifiedName(childByField(node, "function")!) ?? "";
+    return /^torch\.(rand|randn|randint|zeros|ones|full|empty|arange)$/.test(name) && !keywordArgument(node, "device", this.env.text);
+  }
+
+  /** A class of this file that is an `nn.Module` (by its bases or its methods). */
+  isModuleClass(cls: SyntaxNode): boolean {
+    return this.env.classes.get(cls)?.isModule ?? false;
+  }
+
   returnEvidence(fn: SyntaxNode): Evidence {
     const cached = this.returnMemo.get(fn);
     if (cached) return cached;
