@@ -1206,6 +1206,27 @@ describe("FileAnalysis", () => {
       assert.strictEqual(kindAt(defaultChanged, "torch.Tensor([1.0])"), "tensor");
     });
 
+    it("a name tested as a Python number (`isinstance(v, (int, float))`, `type(step) is int`) is one where the test holds", () => {
+      const a = analyse(py`
+        import torch
+        def stage(step: torch.Tensor, value, total):
+            if type(step) is int:
+                first = step + 1
+            else:
+                second = step + 1
+            if isinstance(value, (int, float)) and value > 0:
+                third = value * 2
+            if isinstance(value, (int, torch.Tensor)):
+                fourth = value * 2
+            return total
+      `);
+      assert.strictEqual(kindAt(a, "step + 1", 0), "scalar");
+      assert.strictEqual(kindAt(a, "step + 1", 1), "tensor");
+      assert.strictEqual(kindOfName(a, "value", "and "), "scalar");
+      assert.strictEqual(kindAt(a, "value * 2", 0), "scalar");
+      assert.notStrictEqual(kindAt(a, "value * 2", 1), "scalar");
+    });
+
     it("evidence carries a human-readable reason", () => {
       const a = analyse(py`
         import torch

@@ -311,6 +311,8 @@ export class TensorEvidence {
   private ofName(node: SyntaxNode): Evidence {
     const name = this.text(node);
     if (name === "self") return evidence("self", "the module itself");
+    const narrowed = this.testedAsNumber(node, name);
+    if (narrowed) return evidence("scalar", `\`${name}\` is a Python number where \`${this.text(narrowed).replace(/\s+/g, " ")}\` holds`);
     const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
     if (!binding) {
       if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
@@ -643,6 +645,46 @@ export class TensorEvidence {
   }
 
   /** What a function of this file returns, combined over its `return` statements. */
+  /**
+   * The test that makes `name` a Python number where `node` runs: `node` is in the block of `if isinstance(name,
+   * int):` (`(int, float)`, `numbers.Number`), `if type(name) is int:`, or right of `and` after one.
+   */
+  private testedAsNumber(node: SyntaxNode, name: string): SyntaxNode | undefined {
+    for (let child = node, ancestor = node.parent; ancestor; child = ancestor, ancestor = ancestor.parent) {
+      const type = ancestor.type;
+      if (type === "function_definition" || type === "class_definition" || type === "module") return undefined;
+      const condition =
+        (type === "if_statement" || type === "elif_clause") && child.field === "consequence" ? childByField(ancestor, "condition")
+        : type === "boolean_operator" && ancestor.tokens[0] === "and" && child.field === "right" ? childByField(ancestor, "left")
+        : undefined;
+      if (condition && this.testsNumber(condition, name)) return condition;
+    }
+    return undefined;
+  }
+
+  private testsNumber(raw: SyntaxNode, name: string): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.some((part) => this.testsNumber(part, name));
+    const numberType = (type: SyntaxNode): boolean => {
+      const t = unparenthesized(type);
+      if (t.type === "tuple") return t.children.length > 0 && t.children.every(numberType);
+      return /^(int|float|bool|complex|numbers\.(Number|Real|Integral))$/.test(this.text(t));
+    };
+    if (node.type === "call" && this.text(childByField(node, "function")!) === "isinstance") {
+      const [value, type] = positionalArguments(node);
+      return !!value && !!type && unparenthesized(value).type === "identifier" && this.text(value) === name && numberType(type);
+    }
+    // `type(step) is int`, `type(step) == float`
+    if (node.type === "comparison_operator" && node.children.length === 2 && (node.tokens[0] === "is" || node.tokens[0] === "==")) {
+      const [left, right] = node.children;
+      const call = unparenthesized(left);
+      if (call.type !== "call" || this.text(childByField(call, "function")!) !== "type") return false;
+      const [value] = positionalArguments(call);
+      return !!value && this.text(value) === name && numberType(right);
+    }
+    return false;
+  }
+
   /** `torch.rand(1)`, or a name bound to it: a factory call without `device=` (and no default device set). */
   private madeOnHost(raw: SyntaxNode, depth = 0): boolean {
     const node = unparenthesized(raw);
