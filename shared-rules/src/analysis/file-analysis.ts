@@ -119,9 +119,13 @@ export function textFlags(text: string): TextFlags {
  * import SummaryWriter` in a JAX script), and does not import JAX or Flax, whose arrays its values would be.
  */
 function importsTorch(text: string): boolean {
-  if (/^[ \t]*(import[ \t]+(jax|flax)\b|from[ \t]+(jax|flax)[ \t.])/m.test(text)) return false;
-  const imports = text.match(/^[ \t]*(import[ \t]+torch\b|from[ \t]+torch[ \t.]).*$/gm);
-  return !!imports && imports.some((line) => !/^\s*from\s+torch\.utils\.tensorboard\s+import\b/.test(line));
+  // Runs on every file: a substring test first, and the scan stops at the first import beyond TensorBoard's.
+  if ((text.includes("jax") || text.includes("flax")) && /^[ \t]*(import[ \t]+(jax|flax)\b|from[ \t]+(jax|flax)[ \t.])/m.test(text)) return false;
+  const imports = /^[ \t]*(import[ \t]+torch\b|from[ \t]+torch[ \t.]).*$/gm;
+  for (let match = imports.exec(text); match; match = imports.exec(text)) {
+    if (!/^\s*from\s+torch\.utils\.tensorboard\s+import\b/.test(match[0])) return true;
+  }
+  return false;
 }
 
 interface TextFlags {
