@@ -913,4 +913,25 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [18]);
   });
+
+  it("a branch on a name not set yet that sets it (`if not device: device = p.device`) runs on the first iteration only", () => {
+    const code = py`
+      import torch
+      def scale_grads(model, scaler):
+          device = None
+          for p in model.parameters():
+              if not device:
+                  device = p.device
+                  scaler = scaler.to(device)
+              p.grad *= scaler
+      def train(model, loader, optimizer, scaler):
+          for x in loader:
+              model(x.cuda(non_blocking=True)).mean().backward()
+              scale_grads(model, torch.tensor(0.5))
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
+    // On a test that holds every iteration, the copy is made every iteration.
+    assert.deepStrictEqual(findings(code.replace("if not device:", "if p.requires_grad:"), "blocking-host-to-device").map((f) => f.line), [7]);
+  });
 });

@@ -1380,7 +1380,7 @@ export class HotPaths {
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
-        return isModuloTest(node, this.env.text, this.env.scopes) || (!!argument && this.isComplementOfPeriodic(argument));
+        return isModuloTest(node, this.env.text, this.env.scopes) || (!!argument && (this.isComplementOfPeriodic(argument) || this.setsWhatItTests(node, argument)));
       }
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
@@ -1514,6 +1514,22 @@ export class HotPaths {
       const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
       const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
       return left?.type === "attribute" && tested.has(this.text(left));
+    });
+  }
+
+  /**
+   * `if not device: device = p.device; scaler = scaler.to(device)`: a branch on a name that is not set yet, which
+   * sets it, runs the first time only (like `if x is None:`).
+   */
+  private setsWhatItTests(condition: SyntaxNode, raw: SyntaxNode): boolean {
+    const name = unparenthesized(raw);
+    const branch = consequenceOf(condition);
+    if (name.type !== "identifier" || !branch) return false;
+    return branch.children.some((statement) => {
+      const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
+      const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+      const right = assignment && childByField(assignment, "right");
+      return left?.type === "identifier" && this.text(left) === this.text(name) && !!right && !["none", "false", "integer"].includes(unparenthesized(right).type);
     });
   }
 
