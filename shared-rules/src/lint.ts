@@ -147,8 +147,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   // their findings count only where they are re-labelled (inside compiled regions).
   const enabled = (options.rules ?? allRules).filter((rule) => options.rules || config.severities.has(rule.meta.name) || (compiledSeverity && rule.meta.hotPathOnly));
   const strict = config.preset === "strict";
-  // Tests run once per test, not once per training step: under `recommended` they have no hot paths.
-  const testFile = isTestFile(options.filePath);
+  // Tests run once per test, and export code once per export, not once per training step: under `recommended`
+  // they have no hot paths.
+  const oncePerUse = runsOncePerUse(options.filePath);
   // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
   // `rules`: every rule's visitor of the type; `coldRules`: those of rules that report outside hot paths too,
   // all that can report in a function that never runs hot (`coldThroughout`) unless the preset is strict.
@@ -183,7 +184,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   function report(rule: Rule, descriptor: ReportDescriptor): void {
     const site = analysis.contextOf(descriptor.node);
     if (rule.meta.hotPathOnly && !strict) {
-      if (!site.hot || testFile) return;
+      if (!site.hot || oncePerUse) return;
       // A loop that is not a step loop (over a state dict, a list of metrics) is hot only for values known to be on a GPU.
       if (site.plainLoop && descriptor.evidence?.kind !== "gpu") return;
     }
@@ -245,9 +246,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       }
     }
   };
-  // What `report` would drop is not looked for: under `recommended`, hot-path rules report nothing in a test
+  // What `report` would drop is not looked for: under `recommended`, hot-path rules report nothing in a test (or export)
   // file or in a function that never runs hot, and asking them costs their evidence questions.
-  const hotRulesEverywhereCold = !strict && testFile;
+  const hotRulesEverywhereCold = !strict && oncePerUse;
   // Should the analysis fail on this function, its rules are asked anyway: each rule that fails then is reported
   // by name and the rest still report, as for a rule that throws; the file is not lost.
   const coldThroughout = (fn: SyntaxNode) => {
@@ -264,7 +265,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
       const node = stack.pop()!;
       let cold = coldStack.pop()!;
       visit(node, cold);
-      if (!strict && !testFile) {
+      if (!strict && !oncePerUse) {
         if (node.type === "function_definition") cold = coldThroughout(node);
         else if (node.type === "class_definition") cold = false;
       }
@@ -342,13 +343,15 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
   });
 }
 
-/** A test calls what it tests once per test, not once per step: its calls make nothing hot. */
+/** A test calls what it tests once per test (an export, once per export), not once per step: its calls make nothing hot. */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
-  return isTestFile(filePath) ? NO_LINKS : moduleLinks(analysis);
+  return runsOncePerUse(filePath) ? NO_LINKS : moduleLinks(analysis);
 }
 
-function isTestFile(filePath: string | undefined): boolean {
-  return !!filePath && TEST_FILE.test(filePath.split(/[\\/]/).join("/"));
+function runsOncePerUse(filePath: string | undefined): boolean {
+  if (!filePath) return false;
+  const path = filePath.split(/[\\/]/).join("/");
+  return TEST_FILE.test(path) || EXPORT_FILE.test(path);
 }
 
 /**
@@ -408,6 +411,8 @@ function withoutNodes(site: SiteContext): SiteContext {
 }
 
 const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?(_[^/]*)?\.py$|(^|\/)conftest\.py$/;
+/** Code that traces or converts a model for export (ONNX, TorchScript, ExecuTorch, Caffe2): run once per export. */
+const EXPORT_FILE = /(^|\/)_?(export|onnx)\/|(^|\/)[^/]*onnx[^/]*\.py$|(^|\/)_?export[^/]*\.py$/i;
 
 function fill(template: string, data: Record<string, string>, site: SiteContext): string {
   const values: Record<string, string> = { where: site.where, frequency: site.frequency, ...data };

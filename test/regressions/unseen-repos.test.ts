@@ -934,4 +934,45 @@ describe("findings on code synclint was not tuned on", () => {
     // On a test that holds every iteration, the copy is made every iteration.
     assert.deepStrictEqual(findings(code.replace("if not device:", "if p.requires_grad:"), "blocking-host-to-device").map((f) => f.line), [7]);
   });
+
+  it("a guarded update beside an unguarded one (a GAN's generator every `n_critic` steps) stays periodic; a BucketIterator given a GPU device yields batches on it; export code runs once per export", () => {
+    const gan = py`
+      import torch
+      for epoch in range(n_epochs):
+          for i, (imgs, _) in enumerate(dataloader):
+              real = imgs.cuda(non_blocking=True)
+              d_loss = -discriminator(real).mean() + discriminator(generator(z)).mean()
+              d_loss.backward()
+              optimizer_D.step()
+              if i % n_critic == 0:
+                  g_loss = -discriminator(generator(z)).mean()
+                  g_loss.backward()
+                  optimizer_G.step()
+                  print(d_loss.item(), g_loss.item())
+    `;
+    assert.deepStrictEqual(findings(gan, "item-in-hot-path"), []);
+    const iterator = py`
+      import torch
+      from torchtext.data import BucketIterator
+      def train(model, train_set, optimizer, device):
+          iterator = BucketIterator(train_set, batch_size=64, device=device)
+          for batch in iterator:
+              src = batch[0].to(device)
+              model(src).mean().backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(iterator, "blocking-host-to-device"), []);
+    const exported = py`
+      import torch
+      class SamOnnxModel(torch.nn.Module):
+          def forward(self, masks, scores):
+              best = torch.argmax(scores, dim=1)
+              return masks[torch.arange(masks.shape[0]), best]
+    `;
+    const at = (filePath: string) => lintSource(exported, { config: resolveConfig({}, process.cwd()), filePath }).findings.map((f) => f.rule);
+    assert.deepStrictEqual(at("segment_anything/modeling/sam.py"), ["host-index"]);
+    assert.deepStrictEqual(at("segment_anything/utils/onnx.py"), []);
+    assert.deepStrictEqual(at("torchtune/modules/_export/attention.py"), []);
+    assert.deepStrictEqual(at("scripts/export_model.py"), []);
+  });
 });

@@ -1256,16 +1256,25 @@ export class HotPaths {
 
   /** `block` runs a backward pass or an optimizer step (`loss.backward()`, `optimizer.step()`, `scaler.step(optimizer)`), in nested loops too. */
   private trains(block: SyntaxNode): boolean {
-    return this.someNode(block, (node) => {
-      if (node.type !== "call") return false;
-      const callee = childByField(node, "function");
-      if (callee?.type !== "attribute") return false;
-      const method = this.text(childByField(callee, "attribute")!);
-      if (method === "backward") return true;
-      if (method !== "step") return false;
-      const receiver = lastName(this.text(childByField(callee, "object")!));
-      return OPTIMIZER_NAME.test(receiver) || (/scaler$/i.test(receiver) && positionalArguments(node).length === 1);
-    });
+    return this.someNode(block, (node) => this.isTrainingCall(node));
+  }
+
+  /** The loop around `guard` trains outside `guard`, too. */
+  private trainsBeside(guard: SyntaxNode): boolean {
+    const loop = loopStatementAround(guard);
+    const body = loop && childByField(loop, "body");
+    return !!body && this.someNode(body, (node) => !contains(guard, node) && this.isTrainingCall(node));
+  }
+
+  private isTrainingCall(node: SyntaxNode): boolean {
+    if (node.type !== "call") return false;
+    const callee = childByField(node, "function");
+    if (callee?.type !== "attribute") return false;
+    const method = this.text(childByField(callee, "attribute")!);
+    if (method === "backward") return true;
+    if (method !== "step") return false;
+    const receiver = lastName(this.text(childByField(callee, "object")!));
+    return OPTIMIZER_NAME.test(receiver) || (/scaler$/i.test(receiver) && positionalArguments(node).length === 1);
   }
 
   /**
@@ -1332,8 +1341,9 @@ export class HotPaths {
       case "elif_clause": {
         const condition = childByField(ancestor, "condition");
         // `if global_step % train_frequency == 0:` around the backward pass and the optimizer step is the training
-        // step itself (an off-policy update, an accumulation boundary), not a report every N steps.
-        return child.field === "consequence" && condition && this.isPeriodic(condition) && !this.trains(child) ? ancestor : undefined;
+        // step itself (an off-policy update, an accumulation boundary), not a report every N steps; unless the loop
+        // trains outside it too (a GAN's generator, updated every `n_critic` discriminator steps).
+        return child.field === "consequence" && condition && this.isPeriodic(condition) && !(this.trains(child) && !this.trainsBeside(ancestor)) ? ancestor : undefined;
       }
       case "conditional_expression": {
         const [consequence, condition] = ancestor.children;

@@ -531,6 +531,11 @@ export class TensorEvidence {
     const cudaType = this.cudaTypeCast(node);
     if (cudaType) return evidence("gpu", `moved to the GPU with \`.type(${this.text(cudaType)})\``);
     const qualified = this.qualifiedName(fn);
+    // torchtext's `BucketIterator(data, batch_size, device=device)` builds its batches on that device.
+    if (/(^|\.)(Bucket|BPTT)?Iterator$/.test(qualified ?? this.text(fn))) {
+      const device = keywordArgument(node, "device", this.env.text);
+      if (device && this.deviceOf(device) === "gpu") return evidence("device-loader", `\`${this.text(fn)}(..., device=${this.text(device)})\` builds its batches on the device`);
+    }
     if (qualified) {
       const byName = this.ofNamedCall(node, fn, qualified);
       if (byName) return byName;
