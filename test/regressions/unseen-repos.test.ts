@@ -975,4 +975,25 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(at("torchtune/modules/_export/attention.py"), []);
     assert.deepStrictEqual(at("scripts/export_model.py"), []);
   });
+
+  it("what a branch does only for an empty input (`if t.numel() == 0:`, `if sum_masks == 0:`) is not a step's work; the test itself still is", () => {
+    const code = py`
+      import torch
+      class KLLoss(torch.nn.Module):
+          def forward(self, x, labels):
+              if x.numel() == 0:
+                  return torch.tensor(0.0, device=x.device)
+              mask = (labels != -100).int()
+              sum_masks = torch.sum(mask.view(-1), dim=0)
+              if sum_masks == 0:
+                  return torch.tensor(0.0, device=x.device)
+              if len(labels) > 0:
+                  x = x * torch.tensor(2.0, device=x.device)
+              return -torch.sum(x * mask.view(-1), dim=0) / sum_masks
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [
+      [8, "implicit-host-read"],
+      [11, "blocking-host-to-device"],
+    ]);
+  });
 });

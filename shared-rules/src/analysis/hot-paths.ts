@@ -781,6 +781,8 @@ export class HotPaths {
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
     // `if torch.jit.is_scripting():` (TorchScript), `if torch.compiler.is_compiling():` (while Dynamo traces).
     if (this.tracingTest(branch.condition) === branch.taken) return `it runs only under TorchScript or while a graph is traced (the test at line ${this.line(branch.condition)}), not in eager steps`;
+    // `if tensor.numel() == 0: return zeros`, `if sum_masks == 0:`: the case of an empty input, not a step's.
+    if (branch.taken && this.emptinessTest(branch.condition)) return `it runs only when a tensor is empty or nothing is selected (the test at line ${this.line(branch.condition)}), not on a step's data`;
     return undefined;
   }
 
@@ -1252,6 +1254,37 @@ export class HotPaths {
       if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
       return false;
     }, directOnly);
+  }
+
+  /** `x.numel() == 0`, `len(x) == 0`, `x.shape[0] == 0`, `not x.numel()`, or a sum or count compared with 0 (`sum_masks == 0`). */
+  private emptinessTest(raw: SyntaxNode, depth = 0): boolean {
+    const node = unparenthesized(raw);
+    const measuresSize = (side: SyntaxNode): boolean => {
+      const value = unparenthesized(side);
+      if (value.type === "subscript") return /\.shape$/.test(this.text(childByField(value, "value")!));
+      if (value.type === "identifier" && depth < 2) {
+        const binding = resolveBinding(this.text(value), value.start, scopeOf(value, this.env.scopes));
+        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.countsElements(binding.value);
+      }
+      return this.countsElements(value);
+    };
+    if (node.type === "not_operator") {
+      const argument = childByField(node, "argument") ?? node.children[0];
+      return !!argument && unparenthesized(argument).type === "call" && measuresSize(argument);
+    }
+    if (node.type !== "comparison_operator" || node.children.length !== 2 || node.tokens[0] !== "==") return false;
+    const [left, right] = node.children.map(unparenthesized);
+    const zero = (side: SyntaxNode) => side.type === "integer" && this.text(side) === "0";
+    return (zero(right) && measuresSize(left)) || (zero(left) && measuresSize(right));
+  }
+
+  /** `x.numel()`, `x.size(0)`, `len(x)`, `x.sum()`, `torch.sum(mask)`, `mask.count_nonzero()`. */
+  private countsElements(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "call") return false;
+    const callee = childByField(node, "function")!;
+    const name = callee.type === "attribute" ? this.text(childByField(callee, "attribute")!) : this.text(callee);
+    return /^(numel|nelement|size|len|sum|count_nonzero)$/.test(name);
   }
 
   /** `block` runs a backward pass or an optimizer step (`loss.backward()`, `optimizer.step()`, `scaler.step(optimizer)`), in nested loops too. */
