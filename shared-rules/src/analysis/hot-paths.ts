@@ -1257,12 +1257,12 @@ export class HotPaths {
   }
 
   /** `x.numel() == 0`, `len(x) == 0`, `x.shape[0] == 0`, `not x.numel()`, or a sum or count compared with 0 (`sum_masks == 0`). */
-  private emptinessTest(raw: SyntaxNode, depth = 0): boolean {
+  private emptinessTest(raw: SyntaxNode): boolean {
     const node = unparenthesized(raw);
     const measuresSize = (side: SyntaxNode): boolean => {
       const value = unparenthesized(side);
       if (value.type === "subscript") return /\.shape$/.test(this.text(childByField(value, "value")!));
-      if (value.type === "identifier" && depth < 2) {
+      if (value.type === "identifier") {
         const binding = resolveBinding(this.text(value), value.start, scopeOf(value, this.env.scopes));
         return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.countsElements(binding.value);
       }
