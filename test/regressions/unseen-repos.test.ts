@@ -996,4 +996,38 @@ describe("findings on code synclint was not tuned on", () => {
       [11, "blocking-host-to-device"],
     ]);
   });
+
+  it("a loop that calls a method of the file running a model (a decoder step) is a step loop; a cached function runs once per distinct arguments, unless they are tensors", () => {
+    const code = py`
+      import torch
+      from functools import lru_cache
+      @lru_cache(maxsize=None)
+      def mel_filters(device, n_mels):
+          return torch.from_numpy(load_filters(n_mels)).to(device)
+      @lru_cache(maxsize=8)
+      def guide_weight(s_len, t_len):
+          grid = torch.arange(t_len)
+          return grid.to(s_len.device)
+      class Translator:
+          def __init__(self, model):
+              self.model = model
+          def _model_decode(self, seq, enc):
+              return torch.softmax(self.model.decoder(seq, enc), dim=-1)
+          def translate(self, src, max_len, eos):
+              enc = self.model.encoder(src)
+              seq = src[:, :1]
+              for step in range(1, max_len):
+                  probs = self._model_decode(seq, enc)
+                  seq = torch.cat([seq, probs[:, -1:].argmax(-1)], dim=1)
+                  filters = mel_filters(seq.device, 80)
+                  weight = guide_weight(seq[0, 0], step)
+                  if (seq == eos).any(1).all().item():
+                      break
+              return seq
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => [f.line, f.rule]), [
+      [9, "blocking-host-to-device"],
+      [23, "item-in-hot-path"],
+    ]);
+  });
 });

@@ -160,6 +160,8 @@ export class HotPaths {
   private readonly loopsInProgress = new Set<SyntaxNode>();
   /** Per class, the calls of its methods on its instances, by method name. */
   private readonly instanceSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
+  /** Functions of this file that run a model in their own body (memo of `callsModelRunner`). */
+  private readonly modelRunners = new Map<SyntaxNode, boolean>();
 
   constructor(private readonly env: HotPathEnvironment) {}
 
@@ -380,6 +382,8 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
+    // `@lru_cache` on `mel_filters(device, n_mels)`: the body runs once per distinct arguments, not per call.
+    if (this.isCached(fn)) return this.cold(label, "its results are cached (`@lru_cache`, `@cache`): its body runs once per distinct arguments, not on every call");
     const calls = this.callsFromOutside(fn);
     // The first caller on a per-step path; failing that, the first in a plain loop (whose sites count only on
     // positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
@@ -422,6 +426,21 @@ export class HotPaths {
       };
     }
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
+  }
+
+  /**
+   * Decorated with `@lru_cache`/`@cache`/`@cached_property`, and given no tensors: a tensor argument is hashed by
+   * identity, so a cache keyed on one misses every call (fairseq's `_get_weight(s_len, ...)` reads `s_len.device`).
+   */
+  private isCached(fn: SyntaxNode): boolean {
+    const decorated = fn.parent?.type === "decorated_definition" ? fn.parent : undefined;
+    if (!decorated?.children.some((decorator) => decorator.type === "decorator" && /^@\s*(functools\.)?(lru_cache|cache|cached_property)\b/.test(this.text(decorator)))) return false;
+    const parameters = new Set((childByField(fn, "parameters")?.children ?? []).map((parameter) => parameterName(parameter)).filter((name): name is SyntaxNode => !!name).map((name) => this.text(name)));
+    return !this.someNode(fn, (node) => {
+      if (node.type !== "attribute") return false;
+      const object = childByField(node, "object")!;
+      return object.type === "identifier" && parameters.has(this.text(object)) && /^(device|dtype|shape|to|cuda|size|numel|dim)$/.test(this.text(childByField(node, "attribute")!));
+    });
   }
 
   /** How another file calls `fn` from a hot path, if one does. */
@@ -1242,6 +1261,8 @@ export class HotPaths {
       const callee = childByField(node, "function");
       if (!callee) return false;
       if (modelCalls && this.runsModelPassed(node, enclosingFunctionOf(loop), 0)) return true;
+      // `dec = self._model_decode(seq, enc)`: a function of this file that runs a model once per call (a decoder step).
+      if (modelCalls && this.callsModelRunner(node)) return true;
       if (callee.type === "attribute") {
         const method = this.text(childByField(callee, "attribute")!);
         const receiver = childByField(callee, "object")!;
@@ -1343,6 +1364,21 @@ export class HotPaths {
     // `model.generate(input_ids=ids)` runs it; `model.rope_cache_length()` reads a setting.
     if ((childByField(call, "arguments")?.children.length ?? 0) === 0) return false;
     return this.env.evidence.of(receiver).kind === "module";
+  }
+
+  /**
+   * `call` calls a function of this file that runs a model (`self.model.decoder(...)`) in its own body, outside
+   * loops, and has no step loop of its own (`transcribe(model, path)` decodes a whole file: once per file).
+   */
+  private callsModelRunner(call: SyntaxNode): boolean {
+    const fn = this.localFunction(call);
+    if (!fn || fn === enclosingFunctionOf(call) || this.hasStepLoop(fn)) return false;
+    let runs = this.modelRunners.get(fn);
+    if (runs === undefined) {
+      const body = childByField(fn, "body");
+      this.modelRunners.set(fn, (runs = !!body && this.someNode(body, (node) => node.type === "call" && this.runsModel(node), true)));
+    }
+    return runs;
   }
 
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
