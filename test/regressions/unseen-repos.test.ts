@@ -851,6 +851,10 @@ describe("findings on code synclint was not tuned on", () => {
   it("a loop that loads checkpoints into an ensemble (`model.append(ckpt)`) runs no model: it is no step loop", () => {
     const code = py`
       import torch
+      from torch import nn
+      class Ensemble(nn.ModuleList):
+          def forward(self, x):
+              return torch.cat([module(x) for module in self], 1)
       def attempt_load(weights, device):
           model = Ensemble()
           for w in weights:
