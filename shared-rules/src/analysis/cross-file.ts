@@ -10,7 +10,7 @@ import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
-import { instanceSource, methodCallsOn } from "./instances";
+import { methodCallsOn } from "./instances";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -160,7 +160,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       const callee = `${target}${called.path}`;
       record(called.call, callee);
       // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
-      for (const method of methodCallsOn(called.call, instanceSource(analysis))) record(method.call, `${callee}.${method.name}`);
+      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`);
     }
   });
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));

@@ -165,6 +165,12 @@ export class HotPaths {
 
   constructor(private readonly env: HotPathEnvironment) {}
 
+  /** What following calls on instances needs of this file (`instances.ts`), for this analysis and the project's links. */
+  get instanceSource(): InstanceSource {
+    return (this.instanceSourceMemo ??= { text: this.env.text, scopes: this.env.scopes, localFunction: (call) => this.localFunction(call), parameterFor: (fn, call, argument) => this.parameterFor(fn, call, argument) });
+  }
+  private instanceSourceMemo: InstanceSource | undefined;
+
   private text(node: SyntaxNode): string {
     return this.env.text.slice(node.start, node.end);
   }
@@ -571,8 +577,6 @@ export class HotPaths {
   private instanceCallSites(cls: SyntaxNode, name: string): SyntaxNode[] {
     let byName = this.instanceSites.get(cls);
     if (!byName) this.instanceSites.set(cls, (byName = this.instanceCallsOf(cls)));
-    // Calling a module (`self.y_embedder(y, self.training)`) runs its `forward`, unless the class has a `__call__` of its own.
-    if (name === "forward" && !methodOf(cls, "__call__", this.env.text) && this.env.evidence.isModuleClass(cls)) return [...(byName.get(name) ?? NO_CALLS), ...(byName.get("__call__") ?? NO_CALLS)];
     return byName.get(name) ?? NO_CALLS;
   }
 
@@ -588,17 +592,19 @@ export class HotPaths {
         else byName.set(name, [call]);
       }
     }
+    // Calling a module (`self.y_embedder(y, self.training)`) runs its `forward`, unless the class has a `__call__` of its own.
+    const calls = byName.get("__call__");
+    if (calls && !methodOf(cls, "__call__", this.env.text) && this.env.evidence.isModuleClass(cls)) byName.set("forward", [...(byName.get("forward") ?? NO_CALLS), ...calls]);
     return byName;
   }
 
   /** The calls on the instances of `cls` that `constructions` (calls of its name) make. */
   private instanceCalls(cls: SyntaxNode, constructions: readonly SyntaxNode[]): InstanceCall[] {
     const className = this.text(childByField(cls, "name")!);
-    const source: InstanceSource = { text: this.env.text, scopes: this.env.scopes, localFunction: (call) => this.localFunction(call), parameterFor: (fn, call, argument) => this.parameterFor(fn, call, argument) };
     const found: InstanceCall[] = [];
     for (const construction of constructions) {
       const binding = resolveBinding(className, construction.start, scopeOf(construction, this.env.scopes));
-      if (binding?.kind === "class" && binding.value === cls) found.push(...methodCallsOn(construction, source));
+      if (binding?.kind === "class" && binding.value === cls) found.push(...methodCallsOn(construction, this.instanceSource));
     }
     return found;
   }
@@ -1226,7 +1232,7 @@ export class HotPaths {
       const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
       return binding?.kind === "function" ? binding.value : undefined;
     }
-    if (callee.type === "attribute" && this.text(childByField(callee, "object")!) === "self") {
+    if (isSelfAttribute(callee, this.env.text)) {
       const cls = enclosingClassOf(call);
       return cls ? methodOf(cls, this.text(childByField(callee, "attribute")!), this.env.text) : undefined;
     }
@@ -1585,15 +1591,10 @@ export class HotPaths {
     if (!branch) return false;
     const tested = new Set<string>();
     this.someNode(condition, (node) => {
-      if (node.type === "attribute" && this.text(childByField(node, "object")!) === "self") tested.add(this.text(node));
+      if (isSelfAttribute(node, this.env.text)) tested.add(this.text(node));
       return false;
     });
-    if (tested.size === 0) return false;
-    return branch.children.some((statement) => {
-      const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
-      const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
-      return left?.type === "attribute" && tested.has(this.text(left));
-    });
+    return tested.size > 0 && assignsInBlock(branch, (left) => left.type === "attribute" && tested.has(this.text(left)));
   }
 
   /**
@@ -1604,12 +1605,7 @@ export class HotPaths {
     const name = unparenthesized(raw);
     const branch = consequenceOf(condition);
     if (name.type !== "identifier" || !branch) return false;
-    return branch.children.some((statement) => {
-      const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
-      const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
-      const right = assignment && childByField(assignment, "right");
-      return left?.type === "identifier" && this.text(left) === this.text(name) && !!right && !["none", "false", "integer"].includes(unparenthesized(right).type);
-    });
+    return assignsInBlock(branch, (left, right) => left.type === "identifier" && this.text(left) === this.text(name) && !!right && !["none", "false", "integer"].includes(unparenthesized(right).type));
   }
 
   /**
@@ -1620,16 +1616,15 @@ export class HotPaths {
     const branch = consequenceOf(flag);
     if (!branch) return false;
     const name = this.text(flag);
-    const setsFlag = (statement: SyntaxNode, value: string) => {
-      const assignment = statement.type === "expression_statement" ? statement.children[0] : statement;
-      if (assignment?.type !== "assignment") return false;
-      const left = childByField(assignment, "left");
-      const right = childByField(assignment, "right");
-      return left?.type === "identifier" && this.text(left) === name && !!right && right.type === value;
-    };
+    const clears = (left: SyntaxNode, right: SyntaxNode | undefined) => left.type === "identifier" && this.text(left) === name && right?.type === "false";
     const loop = loopStatementAround(flag);
-    if (!loop || !branch.children.some((statement) => setsFlag(statement, "false"))) return false;
-    return !this.someNode(loop, (node) => node.type === "assignment" && childByField(node, "left")?.type === "identifier" && this.text(childByField(node, "left")!) === name && !setsFlag(node, "false"));
+    if (!loop || !assignsInBlock(branch, clears)) return false;
+    return !this.someNode(loop, (node) => {
+      if (node.type !== "assignment") return false;
+      const left = childByField(node, "left");
+      const right = childByField(node, "right");
+      return left?.type === "identifier" && this.text(left) === name && !clears(left, right);
+    });
   }
 
   /**
@@ -1846,6 +1841,15 @@ function consequenceOf(condition: SyntaxNode): SyntaxNode | undefined {
 }
 
 /** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
+/** A statement of `block` itself (not nested) is an assignment `left = right` that `matches`. */
+function assignsInBlock(block: SyntaxNode, matches: (left: SyntaxNode, right: SyntaxNode | undefined) => boolean): boolean {
+  return block.children.some((statement) => {
+    const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
+    const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+    return !!left && matches(left, childByField(assignment!, "right"));
+  });
+}
+
 /** `self.name`. */
 function isSelfAttribute(node: SyntaxNode, text: string): boolean {
   const object = node.type === "attribute" ? childByField(node, "object") : undefined;

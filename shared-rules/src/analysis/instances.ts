@@ -4,7 +4,6 @@
  * runs `GreedyDecoder.update`), the project's links into other files' (`logger.update(loss=loss)`).
  */
 import { SyntaxNode, childByField, enclosingClassOf } from "../syntax";
-import type { FileAnalysis } from "./file-analysis";
 import { Binding, Scopes, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 
 /** What finding the calls on an instance needs to know of its file. */
@@ -15,15 +14,6 @@ export interface InstanceSource {
   localFunction(call: SyntaxNode): SyntaxNode | undefined;
   /** The parameter of `fn` that `argument` of `call` is passed for (`HotPaths.parameterFor`). */
   parameterFor(fn: SyntaxNode, call: SyntaxNode, argument: SyntaxNode): Binding | undefined;
-}
-
-export function instanceSource(analysis: FileAnalysis): InstanceSource {
-  return {
-    text: analysis.source.text,
-    scopes: analysis.scopes,
-    localFunction: (call) => analysis.hotPaths.localFunction(call),
-    parameterFor: (fn, call, argument) => analysis.hotPaths.parameterFor(fn, call, argument),
-  };
 }
 
 export interface InstanceCall {

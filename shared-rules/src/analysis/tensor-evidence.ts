@@ -649,7 +649,6 @@ export class TensorEvidence {
     return undefined;
   }
 
-  /** What a function of this file returns, combined over its `return` statements. */
   /**
    * The test that makes `name` a Python number where `node` runs: `node` is in the block of `if isinstance(name,
    * int):` (`(int, float)`, `numbers.Number`), `if type(name) is int:`, or right of `and` after one.
@@ -707,6 +706,7 @@ export class TensorEvidence {
     return this.env.classes.get(cls)?.isModule ?? false;
   }
 
+  /** What a function of this file returns, combined over its `return` statements. */
   returnEvidence(fn: SyntaxNode): Evidence {
     const cached = this.returnMemo.get(fn);
     if (cached) return cached;

@@ -9,6 +9,9 @@ import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
 import { lastName } from "../analysis/names";
 import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 
+/** Evidence of host memory: a CPU tensor, a loader's batch, a NumPy array. */
+const HOST_KINDS: ReadonlySet<string> = new Set(["cpu", "batch", "numpy"]);
+
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
 export const blockingHostToDevice: Rule = {
   meta: {
@@ -68,7 +71,7 @@ export const blockingHostToDevice: Rule = {
      */
     function isHostData(node: SyntaxNode, receiver: SyntaxNode): boolean {
       const kind = context.analysis.tensorEvidence(receiver).kind;
-      if (kind === "cpu" || kind === "batch" || kind === "numpy") return true;
+      if (HOST_KINDS.has(kind)) return true;
       if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver);
       return false;
     }
@@ -175,7 +178,7 @@ export const blockingHostToDevice: Rule = {
           const [source, nonBlocking] = positional(node);
           if (!source || nonBlocking || keyword(node, "non_blocking", context)) return;
           const sourceKind = context.analysis.tensorEvidence(source).kind;
-          if (sourceKind !== "cpu" && sourceKind !== "batch" && sourceKind !== "numpy") return;
+          if (!HOST_KINDS.has(sourceKind)) return;
           const target = context.analysis.tensorEvidence(call.receiver);
           if (target.kind !== "gpu") return;
           context.report({ node, range: call.range, messageId: "copy", data: { expression: shortText(node, context, 50), assumption: "" }, evidence: target });
@@ -183,7 +186,7 @@ export const blockingHostToDevice: Rule = {
         }
         if (call && call.method === "new_tensor") {
           const owner = context.analysis.tensorEvidence(call.receiver).kind;
-          if (owner === "cpu" || owner === "batch" || owner === "numpy") return;
+          if (HOST_KINDS.has(owner)) return;
           if (compiledFromPythonValues(node, positional(node)[0])) return;
           context.report({ node, range: call.range, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "create it once in `__init__` (a registered buffer) or multiply by a Python scalar" } });
           return;

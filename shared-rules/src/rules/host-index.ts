@@ -2,6 +2,7 @@ import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { calleeName, isTensorEvidence, keyword, methodCall, positional, shortText } from "./support";
+import { isNumberLiteral } from "../fixes/facts";
 
 /** NumPy functions that return an array of indices (or of values usable as indices), never a scalar. */
 const NUMPY_ARRAY = /^numpy\.(arange|nonzero|flatnonzero|argsort|concatenate|stack|hstack|vstack|repeat|tile|unique|sort|random\.permutation)$/;
@@ -55,7 +56,7 @@ export const hostIndex: Rule = {
       if (depth > 4) return undefined;
       switch (node.type) {
         case "list":
-          return node.children.length > 0 && node.children.every((element) => isIntegerLiteral(element)) ? "a Python list" : undefined;
+          return node.children.length > 0 && node.children.every((element) => isNumberLiteral(element, true)) ? "a Python list" : undefined;
         case "identifier": {
           const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
           const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
@@ -109,9 +110,3 @@ export const hostIndex: Rule = {
     };
   },
 };
-
-function isIntegerLiteral(raw: SyntaxNode): boolean {
-  const node = unparenthesized(raw);
-  if (node.type === "integer") return true;
-  return node.type === "unary_operator" && node.tokens[0] === "-" && node.children.length === 1 && node.children[0].type === "integer";
-}
