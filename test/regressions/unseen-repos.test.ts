@@ -811,6 +811,24 @@ describe("findings on code synclint was not tuned on", () => {
     ]);
   });
 
+  it("calling an instance of a same-file subclass that overrides `forward` runs the subclass's `forward`, not its base's: its arguments say nothing of the base's parameters", () => {
+    const code = py`
+      import torch
+      from torch import nn
+      class Base(nn.Module):
+          def forward(self, x):
+              return x.item()
+      class Scaled(Base):
+          def forward(self, scale):
+              return super().forward(torch.ones(1, device="cuda")) * scale
+      def train(loader):
+          model = Scaled()
+          for batch in loader:
+              y = model(3)
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 5, rule: "item-in-hot-path" }]);
+  });
+
   it("a JAX script that imports torch only for TensorBoard's writer is not PyTorch code: its arrays are not assumed to be CUDA tensors", () => {
     const jax = py`
       import jax

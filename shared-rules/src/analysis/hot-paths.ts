@@ -582,11 +582,13 @@ export class HotPaths {
 
   private instanceCallsOf(cls: SyntaxNode): Map<string, SyntaxNode[]> {
     const byName = new Map<string, SyntaxNode[]>();
+    const hasOwnCall = !!methodOf(cls, "__call__", this.env.text);
     for (const made of [cls, ...this.subclassesOf(cls)]) {
       const className = this.text(childByField(made, "name")!);
       for (const { call, name } of this.instanceCalls(made, this.callSitesNamed(className, undefined))) {
-        // A subclass's own method is not the base class's.
-        if (made !== cls && methodOf(made, name, this.env.text)) continue;
+        // A subclass's own method is not the base class's; nor is a subclass's own `forward`, which calling its
+        // instances runs (unless the base class's `__call__` runs first).
+        if (made !== cls && (methodOf(made, name, this.env.text) || (name === "__call__" && !hasOwnCall && methodOf(made, "forward", this.env.text)))) continue;
         const list = byName.get(name);
         if (list) list.push(call);
         else byName.set(name, [call]);
@@ -594,7 +596,7 @@ export class HotPaths {
     }
     // Calling a module (`self.y_embedder(y, self.training)`) runs its `forward`, unless the class has a `__call__` of its own.
     const calls = byName.get("__call__");
-    if (calls && !methodOf(cls, "__call__", this.env.text) && this.env.evidence.isModuleClass(cls)) byName.set("forward", [...(byName.get("forward") ?? NO_CALLS), ...calls]);
+    if (calls && !hasOwnCall && this.env.evidence.isModuleClass(cls)) byName.set("forward", [...(byName.get("forward") ?? NO_CALLS), ...calls]);
     return byName;
   }
 
