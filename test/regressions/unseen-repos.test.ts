@@ -1052,4 +1052,175 @@ describe("findings on code synclint was not tuned on", () => {
       [23, "item-in-hot-path"],
     ]);
   });
+
+  it("a helper that every call of the file passes a GPU tensor (`iou(outputs, targets)` in a step loop) reads a GPU tensor: its `assert (...).all()` waits every step", () => {
+    const code = py`
+      import torch
+      def box_iou(boxes1, boxes2):
+          assert (boxes1[:, 2:] >= boxes1[:, :2]).all()
+          return boxes1 @ boxes2.T
+      def train(model, loader, optimizer):
+          for x, y in loader:
+              out = model(x.cuda(non_blocking=True))
+              loss = box_iou(out, out).sum()
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 3, rule: "implicit-host-read" }]);
+    // A call that passes a host value says the parameter may be one: no finding.
+    const mixed = code.replace("loss.backward()", "loss.backward()\n        box_iou(y, y)");
+    assert.deepStrictEqual(findings(mixed), []);
+  });
+
+  it("a model's output that is a structure: a method taking a string (`instances.has(\"pred_masks\")`) is no tensor, iterating a `*_dict` gives its keys, a `cpu_device` is the host", () => {
+    const code = py`
+      import torch
+      import numpy as np
+      class Evaluator:
+          def __init__(self):
+              self._cpu_device = torch.device("cpu")
+          def process(self, model, loader):
+              for inputs in loader:
+                  outputs = model(inputs)
+                  for output in outputs:
+                      instances = output
+                      has_mask = instances.has("pred_masks")
+                      if has_mask:
+                          print("masks")
+                      pred = np.array(output.to(self._cpu_device), dtype=int)
+                      lprobs_dict = model.get_probs(output)
+                      stats_dict = {}
+                      for channel in lprobs_dict:
+                          stats_dict[channel] = 0
+    `;
+    // The copy to the host is `.to(self._cpu_device)`, not `np.array` of the CPU tensor it makes.
+    const config = resolveConfig({}, process.cwd());
+    const found = lintSource(code, { config }).findings;
+    assert.deepStrictEqual(found.map((f) => [f.line, f.rule]), [[14, "host-transfer-in-hot-path"]]);
+    assert.match(found[0].message, /^`output\.to\(self\._cpu_device\)`/);
+  });
+
+  it("an input of `forward` used as a dict (`cache.get(\"offset\")`, `cache[\"offset\"]`), named like a size (`x_size`) or documented as a Python value (`imgh (int)`) is not taken for a tensor", () => {
+    const code = py`
+      import torch
+      from torch import nn
+      class Block(nn.Module):
+          def forward(self, x, x_size, cache=None, cache_key=None):
+              if self.input_resolution == x_size:
+                  x = x * 2
+              if cache is not None and cache.get("offset"):
+                  x = x[:, -1:]
+              if cache is not None and cache_key in cache:
+                  offset = cache["offset"]
+                  assert offset >= 1
+                  q = cache[cache_key]
+              return x
+      class Decompress(nn.Module):
+          def forward(self, y, imgh, imgw):
+              """
+              Args:
+                  y (Tensor): the luma
+                  imgh (int): height
+                  imgw(int): width
+              """
+              return y.view(int(imgh / 2), int(imgw / 2))
+      class GANLoss(nn.Module):
+          def forward(self, input, target_is_real):
+              """:type target_is_real: bool"""
+              return input.mean() if target_is_real else -input.mean()
+      class Undocumented(nn.Module):
+          def forward(self, x, scale):
+              return x * int(scale / 2)
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 29, rule: "implicit-host-read" }]);
+  });
+
+  it("a cache per level (`if self.grid[i].shape != x.shape: self.grid[i] = ...`) is rebuilt when a shape changes; an element written into a tested buffer is not a rebuilt cache", () => {
+    const code = py`
+      import torch
+      from torch import nn
+      class Detect(nn.Module):
+          def forward(self, x):
+              for i in range(self.nl):
+                  if self.grid[i].shape[2:4] != x[i].shape[2:4]:
+                      self.grid[i] = self._make_grid(20, 20).to(x[i].device)
+              return x
+          def check(self, grad_norm):
+              if self._buf is not None:
+                  self._buf[self.rank] = grad_norm
+                  if not torch.isfinite(self._buf).all():
+                      raise FloatingPointError("grad norm")
+          def training_step(self, batch, batch_idx):
+              self.check(self(batch).norm())
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 12, rule: "implicit-host-read" }]);
+  });
+
+  it("the iterations of a numerical method (`for n_iter in range(nmb_kmeans_iters)`) do not count training steps", () => {
+    const code = py`
+      import torch
+      def cluster_memory(embeddings, centroids, nmb_kmeans_iters=10):
+          embeddings = embeddings.cuda(non_blocking=True)
+          for n_iter in range(nmb_kmeans_iters):
+              assignments = torch.mm(embeddings, centroids.t()).max(dim=1)[1]
+              where = assignments.cpu().numpy()
+          return where
+      def train(loader, model, num_iters):
+          for it in range(num_iters):
+              x = next(loader)
+              print(model(x).cpu())
+    `;
+    const found = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings;
+    assert.deepStrictEqual(found.map((f) => [f.line, f.rule]), [[6, "host-transfer-in-hot-path"], [11, "host-transfer-in-hot-path"]]);
+    // A sync in the solver's loop is one per iteration of that loop, not one per training step.
+    assert.match(found[0].message, /in the loop at line 4 of `cluster_memory\(\)` .* on every iteration/);
+    assert.match(found[1].message, /in the step loop of `train\(\)` .* every step/);
+  });
+
+  it("a batch loop whose every iteration runs a whole loop of model steps by name (`diffusion.p_sample_loop(model, ...)`) is no step loop; one whose sampler runs every N steps stays one", () => {
+    const code = py`
+      import torch
+      def evaluate(model, diffusion, data, num_samples):
+          done = 0
+          while done < num_samples:
+              batch = next(data).to("cuda")
+              metrics = diffusion.calc_bpd_loop(model, batch)
+              print(metrics["bpd"].mean().item())
+              done += batch.shape[0]
+      def train(model, diffusion, data, optimizer):
+          for step, batch in enumerate(data):
+              loss = model(batch.to("cuda")).mean()
+              loss.backward()
+              optimizer.step()
+              print(loss.item())
+              if step % 1000 == 0:
+                  diffusion.p_sample_loop(model, (4, 3, 64, 64))
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 11, rule: "blocking-host-to-device" },
+      { line: 14, rule: "item-in-hot-path" },
+    ]);
+  });
+
+  it("a model with `optimize_parameters` (pix2pix/CycleGAN, BasicSR) runs it and `set_input`/`feed_data` on every batch; a buffer made under `if not hasattr(self, ...)` is made once", () => {
+    const code = py`
+      import torch
+      class SRModel:
+          def feed_data(self, data):
+              self.lq = data["lq"].to(self.device)
+              if not hasattr(self, "queue_lr"):
+                  self.queue_lr = torch.zeros(180, 3, 64, 64).cuda()
+          def optimize_parameters(self, current_iter):
+              l_pix = self.cri_pix(self.net_g(self.lq), self.gt)
+              l_pix.backward()
+              self.log_dict = {"l_pix": l_pix.item()}
+      class Helper:
+          def set_input(self, data):
+              self.x = data.to(self.device)
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 4, rule: "blocking-host-to-device" },
+      { line: 10, rule: "item-in-hot-path" },
+    ]);
+  });
 });

@@ -4,9 +4,9 @@
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, topLevelStatementOf, unparenthesized } from "../syntax";
-import { TensorEvidence, keywordArgument, positionalArguments } from "./tensor-evidence";
+import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, PERIODIC_FLAG_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
@@ -383,6 +383,10 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `\`${this.text(patch).replace(/\s+/g, " ")}\` (line ${this.line(patch)}) makes it a module's \`forward\``, gpuCaller: true };
     if (/(^|_)step$/.test(name) || STEP_HOOK.test(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
+    // pix2pix/CycleGAN and BasicSR models: the training loop calls `set_input(data)` (`feed_data`) and then
+    // `optimize_parameters()` on every batch, through a model built by a factory the analysis cannot follow.
+    if (cls && (name === "optimize_parameters" || (MODEL_INPUT_METHOD.test(name) && methodOf(cls, "optimize_parameters", this.env.text))))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls \`${name}\` on every batch by convention (pix2pix/CycleGAN and BasicSR models)` };
     // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
     if (name === "compute_loss")
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
@@ -466,6 +470,8 @@ export class HotPaths {
     let signature = "";
     const sign = (name: string, call: SyntaxNode) => {
       signature += `${name}@${call.start - statement.start}`;
+      // What the call passes says what the callee's parameters are (`passedAlike`).
+      for (const argument of argumentValues(call)) signature += `,${this.env.evidence.of(argument).kind}`;
       for (let depth = 1; depth <= MAX_CALL_DEPTH + 1; depth++) {
         const site = this.contextOf(call, depth);
         signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.where}:${site.reason}`;
@@ -1049,7 +1055,9 @@ export class HotPaths {
   }
 
   private decideLoopKind(loop: SyntaxNode): LoopKind {
-    if (this.iteratesData(loop)) return "step";
+    // Each batch of a sampler or an evaluation that runs a whole loop of model steps (`diffusion.p_sample_loop(model, ...)`)
+    // is no step: what the outer loop does per batch is spread over that loop's steps.
+    if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
     const nestedStepLoop = this.containsStepLoop(loop);
     // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
@@ -1125,7 +1133,7 @@ export class HotPaths {
       const callee = childByField(call, "function");
       if (!callee || !/^(range|trange|tqdm)$/.test(this.text(callee))) return false;
     }
-    return identifiersIn(bound, this.env.text).some((name) => STEP_COUNT_NAME.test(name) && !EPOCH_NAME.test(name));
+    return identifiersIn(bound, this.env.text).some((name) => STEP_COUNT_NAME.test(name) && !EPOCH_NAME.test(name) && !SOLVER_ITERATION_NAME.test(name));
   }
 
   private isEpochLoop(loop: SyntaxNode): boolean {
@@ -1206,6 +1214,18 @@ export class HotPaths {
       if (node.type !== "call") return false;
       const fn = this.localFunction(node);
       return !!fn && fn !== enclosingFunctionOf(loop) && !this.hasStepLoop(fn) && this.callsBackward(fn);
+    }, true);
+  }
+
+  /**
+   * The loop's body (not a nested loop of it, nor a periodic branch) calls a loop by name (`p_sample_loop`,
+   * `calc_bpd_loop`). Not a function of the file with a step loop of its own: a training loop calls its
+   * validation so, every N steps or on a condition the analysis may not see.
+   */
+  private runsLoopThroughCall(loop: SyntaxNode): boolean {
+    return this.someDirectNode(loop, (node) => {
+      const callee = node.type === "call" ? childByField(node, "function") : undefined;
+      return !!callee && LOOP_FUNCTION_NAME.test(lastName(this.text(callee))) && !this.underPeriodicGuard(node, loop);
     }, true);
   }
 
@@ -1586,17 +1606,28 @@ export class HotPaths {
 
   /**
    * `if self.grid.shape[2:4] != x.shape[2:4]: self.grid = make_grid(...)`: a branch that tests an attribute of
-   * `self` and sets it anew runs when the cached value must change (the first step, a new shape), not every step.
+   * `self` (or `hasattr(self, "grid")`) and sets it anew runs when the cached value must change (the first step, a
+   * new shape), not every step.
    */
   private rebuildsCache(condition: SyntaxNode): boolean {
     const branch = consequenceOf(condition);
     if (!branch) return false;
     const tested = new Set<string>();
     this.someNode(condition, (node) => {
-      if (isSelfAttribute(node, this.env.text)) tested.add(this.text(node));
+      const value = node.type === "subscript" ? childByField(node, "value") : undefined;
+      if (isSelfAttribute(node, this.env.text) || (value && isSelfAttribute(value, this.env.text))) tested.add(this.text(node));
+      // `if not hasattr(self, "queue_lr"): self.queue_lr = torch.zeros(...).cuda()`
+      const [owner, attribute] = node.type === "call" && this.text(childByField(node, "function")!) === "hasattr" ? positionalArguments(node) : [];
+      if (owner && attribute && this.text(owner) === "self" && isStringNode(attribute)) tested.add(`self.${stringValue(this.text(attribute))}`);
       return false;
     });
-    return tested.size > 0 && assignsInBlock(branch, (left) => left.type === "attribute" && tested.has(this.text(left)));
+    // `self.grid = ...`; `self.grid[i] = ...` where `self.grid[i]` is tested (one cache per level), not any
+    // element written into a tested buffer; `self.grid[i], self.anchor_grid[i] = ...`.
+    const setsTested = (target: SyntaxNode): boolean => {
+      if (target.type === "pattern_list" || target.type === "tuple_pattern") return target.children.some(setsTested);
+      return (target.type === "attribute" || target.type === "subscript") && tested.has(this.text(target));
+    };
+    return tested.size > 0 && assignsInBlock(branch, setsTested);
   }
 
   /**

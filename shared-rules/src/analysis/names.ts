@@ -12,6 +12,15 @@ export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|batches|data_iter|
 /** Loop bounds that count optimisation steps rather than items (`steps_per_epoch` counts steps too). */
 export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|total)_?(steps|iters|iterations|batches|updates)$|^(steps|iters|iterations|updates)|(steps|iters|iterations|batches|updates)_?per_?epoch$/i;
 
+/**
+ * Iteration counts of a numerical method (`nmb_kmeans_iters`, `sinkhorn_iterations`, `power_iters`): its loop
+ * refines one result, it does not count training steps (it is as hot as the function it runs in).
+ */
+export const SOLVER_ITERATION_NAME = /k_?means|sinkhorn|power_?it|newton|lbfgs|lanczos|solver/i;
+
+/** Functions that by name run a loop of model steps (`p_sample_loop`, `ddim_sample_loop`, `calc_bpd_loop`). */
+export const LOOP_FUNCTION_NAME = /_loop$/;
+
 /** Loop variables and bounds that count epochs (not `steps_per_epoch`, a count of steps). */
 export const EPOCH_NAME = /(?<!per_?)epoch/i;
 
@@ -54,11 +63,20 @@ export const FLAG_PARAMETER_NAME = /^(use|return|do|enable|disable|need|skip|app
  */
 export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|stage)_(idx|index)$|^(global_step|current_epoch)$/;
 
+/** Parameters named as one size or shape (`x_size`, `window_size`, `shape`): Python ints, or tuples of them. Not `sizes`, often a tensor of them. */
+export const SIZE_PARAMETER_NAME = /^(size|shape)$|_(size|shape)$/;
+
 /**
  * Methods of a model that do not run it (moves, modes, weights, hooks, saving): any other method call on a
  * model (`model.generate(...)`, `model.get_intermediate_layers(x)`, `model.encode(x)`) runs a forward pass.
  */
 export const MODULE_SETUP_METHOD = /^(to|cuda|cpu|half|float|double|bfloat16|type|eval|train|requires_grad_|zero_grad|apply|share_memory|(named_)?(parameters|buffers|modules|children)|state_dict|load_state_dict|register_\w+|add_module|get_(submodule|parameter|buffer|input_embeddings|output_embeddings)|resize_token_embeddings|tie_weights|gradient_checkpointing_\w+|save_pretrained|from_pretrained|push_to_hub|extra_repr|num_parameters|print_trainable_parameters|merge_and_unload|update|step|keys|values|items|get|pop|size|dim|append|extend|insert|fuse)$/;
+
+/** Dicts by name (`lprobs_dict`, `state_dict`, `outputs_dict`): iterating one gives its keys. */
+export const DICT_NAME = /(^|_)dict$/i;
+
+/** The methods that hand a batch to a model with `optimize_parameters` (pix2pix/CycleGAN, BasicSR), once per step. */
+export const MODEL_INPUT_METHOD = /^(set_input|feed_data)$/;
 
 /** Tokenizers (`tokenizer`, `self.text_tokenizer`), whose outputs are made in host memory. */
 export const TOKENIZER_NAME = /tokenizer$/i;
@@ -80,3 +98,6 @@ export const DEVICE_GETTER = /^(get_|current_|default_)?(device|dev)$/;
 
 /** Names for devices in `.to(device)`. */
 export const DEVICE_NAME = /device|^dev$|cuda|gpu|^rank$|local_rank/i;
+
+/** Devices that by name are the host (`self._cpu_device`, `cpu_device`), where results are gathered. */
+export const CPU_DEVICE_NAME = /^_?cpu(_device|_dev)?$/i;

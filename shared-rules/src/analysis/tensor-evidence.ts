@@ -3,9 +3,9 @@
  * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
-import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODULE_NAME, MODULE_SETUP_METHOD, TOKENIZER_NAME, lastName } from "./names";
+import { CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DICT_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, SIZE_PARAMETER_NAME, MODULE_NAME, MODULE_SETUP_METHOD, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -34,6 +34,8 @@ export interface Evidence {
   kind: EvidenceKind;
   /** Why, in a few words, for messages and hovers ("the output of `model(...)`"). */
   reason: string;
+  /** A dict: indexing it with a tensor hashes the tensor by identity and reads nothing from the GPU. */
+  mapping?: boolean;
 }
 
 export const UNKNOWN: Evidence = { kind: "unknown", reason: "no evidence" };
@@ -175,12 +177,13 @@ export class TensorEvidence {
       case "string":
       case "concatenated_string":
         return evidence("scalar", "a Python literal");
+      case "dictionary":
+      case "dictionary_comprehension":
+        return { kind: "container", reason: "a Python dict", mapping: true };
       case "list":
       case "tuple":
-      case "dictionary":
       case "set":
       case "list_comprehension":
-      case "dictionary_comprehension":
       case "set_comprehension":
       case "generator_expression":
         return evidence("container", "a Python container");
@@ -453,6 +456,8 @@ export class TensorEvidence {
         if (receiverEvidence.kind === "loader") return evidence("batch", "a batch from a data loader");
       }
     }
+    // `for channel in lprobs_dict`: iterating a dict gives its keys.
+    if ((node.type === "identifier" || node.type === "attribute") && DICT_NAME.test(lastName(this.text(node)))) return UNKNOWN;
     const whole = this.of(node);
     let element: Evidence;
     if (whole.kind === "loader") element = evidence("batch", `a batch from \`${this.text(node)}\``);
@@ -475,13 +480,21 @@ export class TensorEvidence {
       if (/DataLoader/.test(annotation)) return evidence("loader", `\`${name}\` is annotated \`${annotation}\``);
       if (/Module\b/.test(annotation)) return evidence("module", `\`${name}\` is annotated \`${annotation}\``);
     }
+    const fn = binding.node.parent?.parent;
+    const documented = fn?.type === "function_definition" ? documentedKind(fn, name, this.env.text) : undefined;
+    if (documented) return { kind: documented.kind, reason: `\`${name}\` is documented as \`${documented.type}\``, ...(/^(optional\[\s*)?dict/i.test(documented.type) ? { mapping: true } : {}) };
+    // `def feed_data(self, data)` of a model with `optimize_parameters`: the loader's batch, still on the host.
+    if (fn?.type === "function_definition" && MODEL_INPUT_METHOD.test(this.text(childByField(fn, "name")!)) && binding.node.parent?.children[1] === binding.node) {
+      const owner = enclosingClass(fn);
+      if (owner && this.env.classes.get(owner)?.methods.has("optimize_parameters")) return evidence("batch", `the batch a training loop hands to \`${this.text(childByField(fn, "name")!)}\``);
+    }
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
     if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
     if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
-    const fn = binding.node.parent?.parent;
+    if (SIZE_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a size`);
     const method = fn && fn.type === "function_definition" ? this.text(childByField(fn, "name")!) : "";
     const owner = fn ? enclosingClass(fn) : undefined;
     const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
@@ -489,7 +502,7 @@ export class TensorEvidence {
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
     if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
       const use = fn && pythonValueUse(binding, fn, this.env);
-      if (use) return evidence("scalar", `\`${name}\` is ${use}`);
+      if (use) return { kind: use.kind, reason: `\`${name}\` is ${use.how}`, ...(use.kind === "container" ? { mapping: true } : {}) };
       // `self.y_embedder(y, self.training)`: every call of the module in this file passes a Python value.
       const passed = this.passedAlike(binding);
       return passed?.kind === "scalar" ? passed : evidence("tensor", `\`${name}\` is an input of \`forward\``);
@@ -511,7 +524,7 @@ export class TensorEvidence {
 
   /**
    * What every call of the file passes for `parameter`, when they all pass the same kind of host value (a CPU
-   * tensor, a loader's batch, a NumPy array, a Python number) and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
+   * tensor, a loader's batch, a NumPy array, a Python number) or a tensor known to be on a GPU, and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
    * the CPU. (Calls from other files are not seen.)
    */
   private passedAlike(parameter: Binding): Evidence | undefined {
@@ -519,6 +532,8 @@ export class TensorEvidence {
     if (!passed) return undefined;
     const kinds = passed.map((argument) => this.of(argument));
     const first = kinds[0];
+    // A GPU tensor from every call (`iou(outputs, targets)` in a step loop); not a tensor only assumed (a `forward` input), which may be a number.
+    if (first.kind === "gpu" && kinds.every((each) => each.kind === "gpu")) return evidence("gpu", `every call in this file passes \`${parameter.name}\` ${first.reason}`);
     if ((first.kind !== "cpu" && first.kind !== "batch" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
     return evidence(first.kind, `every call in this file passes \`${parameter.name}\` ${first.reason}`);
   }
@@ -773,6 +788,10 @@ export class TensorEvidence {
       return UNKNOWN;
     }
     if (isTensorKind(kind)) {
+      // `instances.has("pred_boxes")`, `outputs.get("logits")`: a model's output that is a structure, not a tensor
+      // (no tensor method but `.to("cuda")` and `.type("torch.HalfTensor")` takes a string first).
+      const [first] = positionalArguments(node);
+      if (first && isStringNode(unparenthesized(first)) && method !== "to" && method !== "type") return UNKNOWN;
       if (method === "numpy") return evidence("numpy", "the result of `.numpy()`");
       if (method === "tolist") return evidence("container", "the result of `.tolist()`");
       if (NON_TENSOR_METHODS.has(method)) return evidence("scalar", `the result of ${call}`);
@@ -859,6 +878,7 @@ export class TensorEvidence {
           return owner.kind === "cpu" || owner.kind === "batch" ? "cpu" : "gpu";
         }
         if (/dtype/i.test(attribute)) return "not-device";
+        if (CPU_DEVICE_NAME.test(attribute)) return "cpu";
         return DEVICE_NAME.test(attribute) ? "gpu" : "unknown";
       }
       case "identifier": {
@@ -885,6 +905,7 @@ export class TensorEvidence {
           if (kind === "cpu") return this.env.leftAtDefault?.(binding) ? "cpu" : "gpu";
           if (kind !== "unknown") return kind;
         }
+        if (CPU_DEVICE_NAME.test(name)) return "cpu";
         if (DEVICE_NAME.test(name)) return "gpu";
         // `torch.tensor(v).to(src_tokens)`: a tensor where a device is expected stands for its device.
         const asTensor = this.of(node).kind;
@@ -1085,7 +1106,44 @@ export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
 /** Tensor methods whose positional arguments are sizes or dimensions: Python ints. */
 const SIZE_METHODS = new Set(["view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty", "permute", "unflatten"]);
 
-function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): string | undefined {
+/**
+ * The type a function's docstring gives its parameter, when it is a Python value: Google style (`imgh (int):`,
+ * `imgh(int)`), NumPy style (`imgh : int`) or Sphinx (`:type imgh: int`, `:param int imgh:`). A type that mentions
+ * a tensor or an array gives nothing: a documented tensor is what an undocumented input is taken for anyway.
+ */
+export function documentedKind(fn: SyntaxNode, name: string, text: string): DocumentedKind | undefined {
+  let byName = documentedKinds.get(fn);
+  if (!byName) documentedKinds.set(fn, (byName = new Map()));
+  if (!byName.has(name)) byName.set(name, readDocumentedKind(fn, name, text));
+  return byName.get(name);
+}
+
+type DocumentedKind = { kind: "scalar" | "container"; type: string };
+const documentedKinds = new WeakMap<SyntaxNode, Map<string, DocumentedKind | undefined>>();
+
+function readDocumentedKind(fn: SyntaxNode, name: string, text: string): DocumentedKind | undefined {
+  const first = childByField(fn, "body")?.children[0];
+  const docstring = first?.type === "expression_statement" && first.children[0]?.type === "string" ? first.children[0] : undefined;
+  if (!docstring) return undefined;
+  const doc = text.slice(docstring.start, docstring.end);
+  if (!doc.includes(name)) return undefined;
+  const found =
+    new RegExp(`^\\s*\\**${name}\\s*\\(([^)\\n]+)\\)`, "m").exec(doc) ??
+    new RegExp(`^\\s*${name}\\s*:\\s*([\\w.\\[\\], |]+?)\\s*$`, "m").exec(doc) ??
+    new RegExp(`:type\\s+${name}\\s*:\\s*([^\\n]+)`).exec(doc) ??
+    new RegExp(`:param\\s+([\\w.\\[\\], |]+?)\\s+${name}\\s*:`).exec(doc);
+  const type = found?.[1].trim();
+  if (!type || /tensor|array|ndarray|variable/i.test(type)) return undefined;
+  if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) return { kind: "scalar", type };
+  if (/^(optional\[\s*)?(tuple|list|dict|sequence)\b/i.test(type)) return { kind: "container", type };
+  return undefined;
+}
+
+/** Methods of dicts that tensors do not have: a parameter with them is a mapping (a decoding cache), not a tensor. */
+const MAPPING_METHODS = new Set(["get", "items", "keys", "setdefault"]);
+
+function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): { kind: "scalar" | "container"; how: string } | undefined {
+  const scalar = (how: string) => ({ kind: "scalar" as const, how });
   const text = env.text;
   const body = childByField(fn, "body");
   if (!body) return undefined;
@@ -1093,24 +1151,29 @@ function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnviron
     const parent = use.parent;
     if (parent?.type === "assignment" && use.field === "left") {
       const right = childByField(parent, "right");
-      if (right && isPythonLiteral(right) && scopeOf(use, env.scopes).node === fn) return "set to a Python value in the function";
+      if (right && isPythonLiteral(right) && scopeOf(use, env.scopes).node === fn) return scalar("set to a Python value in the function");
       continue;
     }
     if (resolveBinding(parameter.name, use.start, scopeOf(use, env.scopes)) !== parameter) continue;
+    // `cache.get("offset")`, `cache["offset"]`: a dict.
+    const method = use.field === "object" && parent?.type === "attribute" && parent.parent?.type === "call" ? childByField(parent, "attribute") : undefined;
+    if (method && MAPPING_METHODS.has(text.slice(method.start, method.end))) return { kind: "container", how: "used as a dict" };
+    if (use.field === "value" && parent?.type === "subscript" && childrenByField(parent, "subscript").some((index) => isStringNode(unparenthesized(index))))
+      return { kind: "container", how: "indexed with a string key" };
     let operand = use;
     while (operand.parent && (operand.parent.type === "binary_operator" || operand.parent.type === "unary_operator" || operand.parent.type === "parenthesized_expression")) operand = operand.parent;
     const context = operand.parent;
-    if (context?.type === "slice") return "used as a slice bound";
+    if (context?.type === "slice") return scalar("used as a slice bound");
     if (context?.type === "argument_list") {
       const callee = childByField(context.parent!, "function");
       const calleeText = callee ? text.slice(callee.start, callee.end) : "";
-      if (calleeText === "range" || calleeText.startsWith("math.")) return `passed to \`${calleeText}()\``;
+      if (calleeText === "range" || calleeText.startsWith("math.")) return scalar(`passed to \`${calleeText}()\``);
       // `x.view(B, H, W, C)`, `torch.zeros(B, H, W)`: a size; a shape is made of Python ints.
       const method = callee?.type === "attribute" ? text.slice(childByField(callee, "attribute")!.start, callee.end) : "";
-      if (SIZE_METHODS.has(method) || /^torch\.(zeros|ones|empty|randn|rand|arange)$/.test(calleeText)) return `used as a size in \`${calleeText}()\``;
+      if (SIZE_METHODS.has(method) || /^torch\.(zeros|ones|empty|randn|rand|arange)$/.test(calleeText)) return scalar(`used as a size in \`${calleeText}()\``);
     }
     if (context?.type === "comparison_operator" && context.children.some((side) => isStringValued(side) || isStringCollection(side)))
-      return "compared with a string";
+      return scalar("compared with a string");
   }
   return undefined;
 }
@@ -1164,7 +1227,7 @@ export function importedName(binding: Binding, text: string): string | undefined
 }
 
 /** The values a call passes, by position or by keyword (`model.generate(input_ids=ids)`). */
-function argumentValues(call: SyntaxNode): SyntaxNode[] {
+export function argumentValues(call: SyntaxNode): SyntaxNode[] {
   const values: SyntaxNode[] = [];
   for (const argument of childByField(call, "arguments")?.children ?? []) {
     if (argument.type === "keyword_argument") {

@@ -168,7 +168,7 @@ export const implicitHostRead: Rule = {
         for (const index of node.children) {
           if (index.field !== "subscript") continue;
           if (index.type === "slice") tensorIndices.push(...index.children.filter((part) => isTensorEvidence(evidenceOf(part), context)));
-          else if ((owner.kind === "container" || owner.kind === "scalar") && isTensorEvidence(evidenceOf(index), context)) tensorIndices.push(index);
+          else if (((owner.kind === "container" && !owner.mapping) || owner.kind === "scalar") && isTensorEvidence(evidenceOf(index), context)) tensorIndices.push(index);
         }
         // One finding per subscript (`x[a:b, c:d]` is one place to fix), for its index most surely on a GPU.
         const subject = tensorIndices.find((index) => evidenceOf(index).kind === "gpu") ?? tensorIndices[0];
