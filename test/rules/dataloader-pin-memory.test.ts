@@ -48,6 +48,22 @@ ruleTester.run("dataloader-pin-memory", {
       `,
     },
     {
+      name: "loader handed to another file's function without a device, or with a CPU one; its length formatted beside Python numbers",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from engine import train_one_epoch, compute_stats
+        def main(dataset, model, num_epochs):
+            cpu_device = torch.device("cpu")
+            loader = DataLoader(dataset, batch_size=32)
+            total_step = len(loader)
+            for epoch in range(num_epochs):
+                train_one_epoch(model, loader)
+                compute_stats(loader, cpu_device)
+                print("Epoch [{}/{}], Step [{}]".format(epoch + 1, num_epochs, total_step))
+      `,
+    },
+    {
       name: "a different loader is moved",
       code: py`
         import torch
@@ -169,6 +185,26 @@ ruleTester.run("dataloader-pin-memory", {
             train(model, train_loader, device)
       `,
       errors: [{ line: 7, column: 20, messageIncludes: "moved to the GPU at line 5" }],
+    },
+    {
+      name: "loader handed to another file's training and evaluation functions together with a GPU device",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from engine import train_one_epoch
+        import engine
+        def main(args, dataset_train, dataset_val, model, criterion, optimizer):
+            device = torch.device(args.device)
+            data_loader_train = DataLoader(dataset_train, batch_size=2, num_workers=2)
+            data_loader_val = DataLoader(dataset_val, batch_size=2, num_workers=2)
+            for epoch in range(args.epochs):
+                train_one_epoch(model, criterion, data_loader_train, optimizer, device, epoch)
+                engine.evaluate(model, data_loader_val, device=device)
+      `,
+      errors: [
+        { line: 7, column: 25, messageIncludes: "`train_one_epoch()` is given it with the GPU device `device` at line 10" },
+        { line: 8, column: 23, messageIncludes: "`engine.evaluate()` is given it with the GPU device `device` at line 11" },
+      ],
     },
     {
       name: "loader passed by keyword",

@@ -3,7 +3,7 @@ import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { enclosingClassOf } from "../syntax";
-import { lastName } from "../analysis/names";
+import { DEVICE_NAME, lastName } from "../analysis/names";
 import { calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
@@ -15,13 +15,14 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` whose batches are moved to a GPU in this file, created without `pin_memory=True`.",
+    description: "A `DataLoader` whose batches are moved to a GPU in this file, or that is handed to another file's function together with a GPU device, created without `pin_memory=True`.",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
     hasSuggestions: false,
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
+      pinPassed: "`DataLoader` without `pin_memory=True`: `{{callee}}()` is given it with the GPU device `{{device}}` at line {{line}}, to move its batches there, and copies from pageable memory cannot overlap with compute.",
     },
     mechanism: [
       "**Pageable batches** — without `pin_memory=True` each batch lives in pageable host memory.",
@@ -51,7 +52,9 @@ export const dataloaderPinMemory: Rule = {
         const move = deviceMoveOfBatches(node, context);
         if (!move) return;
         const callee = childByField(node, "function")!;
-        context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pin", data: { line: String(context.analysis.source.position(move.start).line + 1) }, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
+        const line = String(context.analysis.source.position(move.node.start).line + 1);
+        const data: Record<string, string> = move.device ? { line, callee: context.text(childByField(move.node, "function")!), device: context.text(move.device) } : { line };
+        context.report({ node, range: { start: callee.start, end: node.end }, messageId: move.device ? "pinPassed" : "pin", data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
       },
     };
   },
@@ -83,13 +86,22 @@ function pinMemoryFix(call: SyntaxNode, pin: SyntaxNode | undefined): Fix[] {
 /** Helpers that move a batch to a device by their name. */
 const DEVICE_MOVE_HELPER = /^(batch_)?to_(device|cuda|gpu)$|^move_(batch_)?to_(device|cuda|gpu)$/;
 
+/** Where the batches go to a GPU: a move, or a call of another file's function that is given the loader and a GPU `device`. */
+interface BatchMove {
+  node: SyntaxNode;
+  device?: SyntaxNode;
+}
+
 /**
  * Where batches of the loader built by `call` are moved to a device: the loader is assigned to a name that a
  * loop of this file iterates, directly or after being passed to a function of this file, or draws from with
  * `next()` (also through `iter(loader)` or a generator over it); moved with `.to(device)`, `.cuda()`,
- * `.type(torch.cuda.FloatTensor)` or a helper named so (`batch_to_device`, `move_to_device`).
+ * `.type(torch.cuda.FloatTensor)` or a helper named so (`batch_to_device`, `move_to_device`). Or the loader is
+ * passed to a function this file does not define together with a GPU device (`train_one_epoch(model,
+ * criterion, data_loader_train, optimizer, device, epoch)`): the function is given the device to move the
+ * batches there.
  */
-function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): BatchMove | undefined {
   const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
   const target = assignment ? childByField(assignment, "left") : undefined;
   if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
@@ -99,7 +111,7 @@ function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): SyntaxNode
   return loopMovingBatches(owner ?? scopeOf(call, context.analysis.scopes).node, name, context, 0);
 }
 
-function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: RuleContext, depth: number): SyntaxNode | undefined {
+function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: RuleContext, depth: number): BatchMove | undefined {
   const stack = [...scopeNode.children];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -109,7 +121,7 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
       const iterable = childByField(node, "right");
       if (iterable && iterates(iterable, loaderName, context)) {
         const move = firstDeviceMove(node, context);
-        if (move) return move;
+        if (move) return { node: move };
       }
     }
     if (node.type === "call") {
@@ -117,7 +129,7 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
       const [source] = positional(node);
       const loop = source && context.text(childByField(node, "function")!) === "next" && iterates(source, loaderName, context) ? loopStatementAround(node) : undefined;
       const move = loop && firstDeviceMove(loop, context);
-      if (move) return move;
+      if (move) return { node: move };
     }
     // `data_iter = iter(loader)`, `loader = sample_data(loader)` (a generator over it): its batches under another name.
     if (node.type === "assignment" && depth < 2) {
@@ -140,7 +152,8 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
 function iterates(iterable: SyntaxNode, loaderName: string, context: RuleContext): boolean {
   const node = unparenthesized(iterable);
   if (context.text(node) === loaderName) return true;
-  if (node.type !== "call") return false;
+  // `len(loader)` counts batches; it yields none.
+  if (node.type !== "call" || context.text(childByField(node, "function")!) === "len") return false;
   return positional(node).some((argument) => iterates(argument, loaderName, context));
 }
 
@@ -168,17 +181,26 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
   return undefined;
 }
 
-/** `train(model, loader)` where `train` is defined in this file: follow the loader into its parameter. */
-function passedToLocalFunction(call: SyntaxNode, loaderName: string, context: RuleContext, depth: number): SyntaxNode | undefined {
+/**
+ * `train(model, loader)` where `train` is defined in this file: follow the loader into its parameter. Where it
+ * is not (`engine.train_one_epoch(model, loader, optimizer, device)`), a GPU device passed beside the loader says
+ * where its batches go.
+ */
+function passedToLocalFunction(call: SyntaxNode, loaderName: string, context: RuleContext, depth: number): BatchMove | undefined {
   const args = childByField(call, "arguments")?.children ?? [];
+  const valueOf = (argument: SyntaxNode) => (argument.type === "keyword_argument" ? childByField(argument, "value") : argument);
   const index = args.findIndex((argument) => {
-    const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+    const value = valueOf(argument);
     return !!value && context.text(value) === loaderName;
   });
   if (index < 0) return undefined;
   const callee = childByField(call, "function");
-  if (!callee || callee.type !== "identifier") return undefined;
-  const binding = resolveBinding(context.text(callee), callee.start, scopeOf(callee, context.analysis.scopes));
+  if (!callee || (callee.type !== "identifier" && callee.type !== "attribute")) return undefined;
+  const binding = callee.type === "identifier" ? resolveBinding(context.text(callee), callee.start, scopeOf(callee, context.analysis.scopes)) : undefined;
+  if (binding?.kind === "import" || (callee.type === "attribute" && !context.text(callee).startsWith("self."))) {
+    const device = args.map(valueOf).find((value) => !!value && value.type === "identifier" && DEVICE_NAME.test(context.text(value)) && context.analysis.evidence.deviceOf(value) === "gpu");
+    return device ? { node: call, device } : undefined;
+  }
   if (binding?.kind !== "function" || !binding.value) return undefined;
   const fn = binding.value;
   const argument = args[index];
