@@ -1223,4 +1223,75 @@ describe("findings on code synclint was not tuned on", () => {
       { line: 10, rule: "item-in-hot-path" },
     ]);
   });
+
+  it("`sum(...)` over GPU tensors (`sum(F.mse_loss(q, y) for q in qs)`, a critic's loss) is a GPU tensor", () => {
+    const code = py`
+      import torch
+      import torch.nn.functional as F
+      def train(critic, loader, optimizer):
+          for obs, target in loader:
+              target = target.cuda(non_blocking=True)
+              qs = critic(obs.cuda(non_blocking=True))
+              critic_loss = sum(F.mse_loss(q, target) for q in qs)
+              worst = max([q.max() for q in qs])
+              steps = sum(len(q) for q in qs)
+              critic_loss.backward()
+              optimizer.step()
+              if worst > 10 or steps > 100:
+                  print(critic_loss.item())
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 12, rule: "implicit-host-read" }, { line: 13, rule: "item-in-hot-path" }]);
+  });
+
+  it("methods called through a dispatch table (`loss_map = {\"labels\": self.loss_labels}`, then `loss_map[loss](outputs, targets)`) are as hot as the call", () => {
+    const code = py`
+      import torch
+      from torch import nn
+      class SetCriterion(nn.Module):
+          def loss_labels(self, outputs, targets):
+              return {"class_error": (outputs.argmax(-1) == targets).float().mean().item()}
+          def loss_boxes(self, outputs, targets):
+              return {"loss_bbox": (outputs - targets).abs().sum()}
+          def unused(self, outputs):
+              return outputs.item()
+          def get_loss(self, loss, outputs, targets):
+              loss_map = {"labels": self.loss_labels, "boxes": self.loss_boxes}
+              return loss_map[loss](outputs, targets)
+          def forward(self, outputs, targets):
+              losses = {}
+              for loss in self.losses:
+                  losses.update(self.get_loss(loss, outputs, targets))
+              return losses
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 5, rule: "item-in-hot-path" }]);
+  });
+
+  it("a data object moved whole (`data = dataset[0].to(device)`, `batch = batch.to(device)`: a PyG graph) has its tensor attributes on the GPU, not its counts; a model moved so keeps its settings", () => {
+    const code = py`
+      import torch
+      import torch.nn.functional as F
+      def train(model, dataset, loader, optimizer, device, net):
+          data = dataset[0]
+          data = data.to(device)
+          net = net.to(device)
+          for epoch in range(200):
+              out = model(data.x, data.edge_index)
+              loss = F.cross_entropy(out[data.train_mask], data.y[data.train_mask])
+              loss.backward()
+              optimizer.step()
+              y = data.y.to(device)
+              if data.num_nodes > 1 and net.label_dim > 0:
+                  acc = int(data.train_mask.sum())
+          for batch in loader:
+              batch = batch.to(device)
+              print(batch.category.tolist())
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 9, rule: "data-dependent-shape" },
+      { line: 9, rule: "data-dependent-shape" },
+      { line: 14, rule: "implicit-host-read" },
+      { line: 16, rule: "blocking-host-to-device" },
+      { line: 17, rule: "host-transfer-in-hot-path" },
+    ]);
+  });
 });

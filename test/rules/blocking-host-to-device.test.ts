@@ -156,6 +156,26 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "part of a GPU tensor set to a host tensor (`gain[2:6] = torch.tensor(shape)[[3, 2, 3, 2]]`, YOLO's loss); not a 0-dim host value (a fill), a GPU value, or a list index",
+      code: py`
+        import torch
+        def build_targets(p, targets, na):
+            gain = torch.ones(7, device=targets.device)
+            for i in range(na):
+                shape = p[i].shape
+                gain[2:6] = torch.tensor(shape)[[3, 2, 3, 2]]
+                gain[0] = torch.tensor(1.0)
+                gain[1:3] = targets[0, 1:3]
+                gain[[1, 2]] = torch.tensor([1.0, 2.0])
+            return gain
+        def train(loader, model, optimizer, na):
+            for x, y in loader:
+                p = model(x.cuda(non_blocking=True))
+                build_targets(p, y.cuda(non_blocking=True), na)
+      `,
+      errors: [{ line: 6, messageIncludes: "`gain[2:6] = torch.tensor(shape)[[3, 2, 3, 2]]` in the loop at line 4 in `build_targets()`, called at line 14 in the step loop of `train()` (line 12) copies a host tensor into a GPU tensor with a blocking copy" }],
+    },
+    {
       name: "`gpu_buffer.copy_(host_tensor)` without `non_blocking=True` (a static input refilled every step)",
       code: py`
         import torch

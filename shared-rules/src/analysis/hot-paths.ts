@@ -1993,7 +1993,18 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
     const callee = childByField(node, "function");
     if (!callee) continue;
     if (callee.type === "identifier") add(calls.functionCalls, textOf(callee), node);
-    else if (callee.type === "attribute") {
+    else if (callee.type === "subscript") {
+      // `loss_map[loss](outputs, targets)` with `loss_map = {"labels": self.loss_labels, ...}`: a call of each.
+      const cls = enclosingClassOf(node);
+      for (const target of dispatchTable(callee, text)) {
+        if (target.type === "identifier") add(calls.functionCalls, textOf(target), node);
+        else if (cls) {
+          let byName = calls.methodCalls.get(cls);
+          if (!byName) calls.methodCalls.set(cls, (byName = new Map()));
+          add(byName, textOf(childByField(target, "attribute")!), node);
+        }
+      }
+    } else if (callee.type === "attribute") {
       const object = childByField(callee, "object")!;
       const cls = enclosingClassOf(node);
       if (object.type === "identifier" && textOf(object) === "self" && cls) {
@@ -2007,6 +2018,29 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   }
   callsByStatement.set(statement, calls);
   return calls;
+}
+
+/**
+ * The functions (`f`) and methods (`self.f`) a dict literal of the enclosing function maps keys to, when `callee`
+ * (`table[key]`) subscripts the name it is assigned to: a dispatch table.
+ */
+function dispatchTable(callee: SyntaxNode, text: string): SyntaxNode[] {
+  const table = childByField(callee, "value");
+  const fn = enclosingFunctionOf(callee);
+  if (table?.type !== "identifier" || !fn) return [];
+  const name = text.slice(table.start, table.end);
+  for (const statement of childByField(fn, "body")?.children ?? []) {
+    const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
+    const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+    const right = assignment && childByField(assignment, "right");
+    if (left?.type !== "identifier" || text.slice(left.start, left.end) !== name || right?.type !== "dictionary") continue;
+    return right.children.flatMap((pair) => {
+      const value = pair.type === "pair" ? childByField(pair, "value") : undefined;
+      if (value?.type === "identifier") return [value];
+      return value && value.type === "attribute" && isSelfAttribute(value, text) ? [value] : [];
+    });
+  }
+  return [];
 }
 
 export function methodOf(cls: SyntaxNode, name: string, text: string): SyntaxNode | undefined {

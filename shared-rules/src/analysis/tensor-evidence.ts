@@ -36,6 +36,8 @@ export interface Evidence {
   reason: string;
   /** A dict: indexing it with a tensor hashes the tensor by identity and reads nothing from the GPU. */
   mapping?: boolean;
+  /** Moved to the GPU whole (`data = data.to(device)`, a batch a device loader yields): its tensor attributes are there too. */
+  moved?: boolean;
 }
 
 export const UNKNOWN: Evidence = { kind: "unknown", reason: "no evidence" };
@@ -118,6 +120,8 @@ const SCALAR_ATTRIBUTES = new Set([
   "shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "is_leaf", "layout", "names", "grad_fn",
   "is_sparse", "is_quantized", "itemsize", "nbytes", "is_meta", "is_mps", "training",
 ]);
+/** Attributes that count or size (PyG's `num_nodes`, `num_graphs`; `batch_size`): Python numbers on any object. */
+const COUNT_ATTRIBUTE = /^(num|n)_|_(size|count|len|length)$|^(size|count|length)$/;
 /** Attributes of model outputs (Hugging Face and similar) that hold tensors. */
 const OUTPUT_TENSOR_ATTRIBUTES = new Set(["grad", "logits", "loss", "last_hidden_state", "pooler_output"]);
 const SCALAR_BUILTINS = new Set([
@@ -461,7 +465,7 @@ export class TensorEvidence {
     const whole = this.of(node);
     let element: Evidence;
     if (whole.kind === "loader") element = evidence("batch", `a batch from \`${this.text(node)}\``);
-    else if (whole.kind === "device-loader") element = evidence("gpu", `a batch \`${this.text(node)}\` puts on the device`);
+    else if (whole.kind === "device-loader") element = { kind: "gpu", reason: `a batch \`${this.text(node)}\` puts on the device`, moved: true };
     else if (node.type === "identifier" && DATA_ITERABLE_NAME.test(this.text(node)) && (whole.kind === "unknown" || whole.kind === "container"))
       element = evidence("batch", `a batch from \`${this.text(node)}\``);
     else element = elementEvidence(whole);
@@ -571,6 +575,14 @@ export class TensorEvidence {
       if (SCALAR_BUILTINS.has(qualified)) return evidence("scalar", `the result of \`${qualified}()\``);
       if (CONTAINER_BUILTINS.has(qualified)) return evidence("container", `the result of \`${qualified}()\``);
       if (qualified === "abs" || qualified === "round" || qualified === "sum" || qualified === "min" || qualified === "max") {
+        // `sum(F.mse_loss(q, y) for q in qs)`, `max([l.max() for l in losses])`: what each element is.
+        const generator = childByField(node, "arguments");
+        const only = generator?.type === "generator_expression" ? generator : positionalArguments(node).length === 1 ? unparenthesized(positionalArguments(node)[0]) : undefined;
+        const element = only && (only.type === "generator_expression" || only.type === "list_comprehension") ? childByField(only, "body") : undefined;
+        if (element && qualified !== "abs" && qualified !== "round") {
+          const each = this.of(element);
+          if (isTensorKind(each.kind)) return evidence(each.kind, `the ${qualified} of ${each.reason}`);
+        }
         const args = positionalArguments(node);
         if (args.length === 1 && qualified !== "abs" && qualified !== "round") return elementEvidence(this.of(args[0]));
         return args.map((arg) => this.of(arg)).reduce(combine, evidence("scalar", "a number"));
@@ -798,6 +810,9 @@ export class TensorEvidence {
       return this.afterDeviceMethod(node, method, receiverEvidence);
     }
     if (kind === "numpy") return method === "item" ? evidence("scalar", "a NumPy scalar") : evidence("numpy", receiverEvidence.reason);
+    // `data = data.to(device)` with `data = dataset[0]` (a graph, named like a loader): a loader has no `.to()`, so
+    // this is a data object, moved whole.
+    if (kind === "loader" && (method === "to" || method === "cuda")) return this.afterDeviceMethod(node, method, evidence("batch", `\`${this.text(receiver)}\` holds host data`));
     // Whatever has `.item()` (a tensor, a NumPy array), it returns a Python number.
     if (kind === "unknown" && method === "item" && positionalArguments(node).length === 0) return evidence("scalar", "the result of `.item()`");
     if (kind === "unknown" && (TORCH_ONLY_METHODS.has(method) || method === "to" || method === "cpu")) {
@@ -812,13 +827,16 @@ export class TensorEvidence {
   /** The evidence after `.to(...)`, `.cuda()`, `.cpu()` or another tensor method. */
   private afterDeviceMethod(node: SyntaxNode, method: string, receiver: Evidence): Evidence {
     if (method === "cpu" || method === "pin_memory") return evidence("cpu", `the result of \`.${method}()\``);
-    if (method === "cuda") return evidence("gpu", "moved to the GPU with `.cuda()`");
+    // A batch moved whole (`batch = batch.to(device)`) has its tensor attributes on the GPU too; a model or an
+    // object of unknown kind may have Python settings as attributes (`net.label_dim`).
+    const whole = receiver.kind === "batch" ? { moved: true } : {};
+    if (method === "cuda") return { kind: "gpu", reason: "moved to the GPU with `.cuda()`", ...whole };
     if (method === "to") {
       const target = this.deviceArgument(node);
       if (target) {
         const kind = this.deviceOf(target);
         if (kind === "cpu") return evidence("cpu", `moved to the CPU with \`.to(${this.text(target)})\``);
-        if (kind === "gpu") return evidence("gpu", `moved with \`.to(${this.text(target)})\``);
+        if (kind === "gpu") return { kind: "gpu", reason: `moved with \`.to(${this.text(target)})\``, ...whole };
         // Moved to a device of unknown kind: wherever it was before says nothing of where it is now.
         if (kind === "unknown") return evidence("tensor", `moved with \`.to(${this.text(target)})\``);
       }
@@ -941,6 +959,9 @@ export class TensorEvidence {
       if (TENSOR_ATTRIBUTES.has(attribute)) return owner.kind === "batch" ? evidence("cpu", owner.reason) : owner;
       if (owner.kind === "batch") return owner;
       if (owner.kind === "gpu" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return owner;
+      // `data = data.to(device)` (a PyG `Data`, a batch class with `.to()`), then `data.train_mask`: a tensor has no
+      // such attribute, so `data` is an object whose tensors `.to()` moved; counts and sizes stay Python numbers.
+      if (owner.kind === "gpu" && owner.moved && !COUNT_ATTRIBUTE.test(attribute)) return { kind: "gpu", reason: `\`.${attribute}\` of \`${this.text(object)}\`, ${owner.reason}`, moved: true };
       return UNKNOWN;
     }
     if (owner.kind === "module") {
@@ -968,6 +989,8 @@ export class TensorEvidence {
     const owner = this.of(value);
     if (isTensorKind(owner.kind)) return owner;
     if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
+    // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
+    if (owner.kind === "loader" && /dataset|^ds$|_ds$/i.test(this.text(value))) return evidence("batch", `an item of \`${this.text(value)}\``);
     if (owner.kind === "module") return owner;
     return UNKNOWN;
   }

@@ -19,7 +19,7 @@ export const blockingHostToDevice: Rule = {
     code: "SYN201",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `gpu_tensor.copy_(host_tensor)`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
+    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `gpu_tensor.copy_(host_tensor)`, `gpu_tensor[i:j] = host_tensor`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: true,
@@ -27,6 +27,7 @@ export const blockingHostToDevice: Rule = {
     messages: {
       copy: "`{{expression}}` {{where}} copies host memory to the GPU{{assumption}} and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
+      setitem: "`{{expression}}` {{where}} copies a host tensor into a GPU tensor with a blocking copy, {{frequency}}; build the values on the GPU, or copy them with `.copy_(src, non_blocking=True)` from pinned memory.",
     },
     mechanism: [
       "**Host tensor** — the data is (or is first built as) a tensor in pageable host memory.",
@@ -58,7 +59,7 @@ export const blockingHostToDevice: Rule = {
         "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
         "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
         "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`).",
-      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`"],
+      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy"],
     },
   },
   create(context) {
@@ -218,9 +219,30 @@ export const blockingHostToDevice: Rule = {
         const built = { kind: "gpu" as const, reason: `built with \`device=${context.text(device)}\`` };
         context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, evidence: built, fixes });
       },
+      // `gain[2:6] = torch.tensor(sizes)[[3, 2, 3, 2]]`: setting part of a GPU tensor to a host tensor copies it
+      // with `dst.copy_(src)`, the blocking copy of `.to(device)` (a 0-dim host value is a `fill_`, no copy).
+      assignment(node) {
+        const left = childByField(node, "left");
+        const right = childByField(node, "right");
+        if (left?.type !== "subscript" || !right || isZeroDimensional(right, context)) return;
+        // Integers and slices only: a tensor or list index sends the value to `index_put_`, a path not checked.
+        const indices = left.children.filter((child) => child.field === "subscript");
+        if (indices.some((index) => index.type !== "slice" && index.type !== "integer" && index.type !== "ellipsis" && context.analysis.tensorEvidence(index).kind !== "scalar")) return;
+        const target = context.analysis.tensorEvidence(childByField(left, "value")!);
+        if (target.kind !== "gpu" || !HOST_KINDS.has(context.analysis.tensorEvidence(right).kind) || context.analysis.tensorEvidence(right).kind === "numpy") return;
+        context.report({ node, messageId: "setitem", data: { expression: shortText(node, context, 50) }, evidence: target });
+      },
     };
   },
 };
+
+/** `torch.tensor(0.5)`, `torch.tensor(n)`: a host tensor of one number, which setting a GPU slice to fills in without a copy. */
+function isZeroDimensional(value: SyntaxNode, context: RuleContext): boolean {
+  const node = unparenthesized(value);
+  if (node.type !== "call" || calleeName(node, context) !== "torch.tensor") return false;
+  const [data] = positional(node);
+  return !!data && !["list", "tuple", "list_comprehension", "call", "attribute", "subscript"].includes(unparenthesized(data).type);
+}
 
 /**
  * Is `receiver` (`x`, `batch[0]`, or a name unpacked from one) part of a batch that a `DataLoader(...)` of this
