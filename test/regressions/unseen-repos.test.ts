@@ -1294,4 +1294,35 @@ describe("findings on code synclint was not tuned on", () => {
       { line: 17, rule: "host-transfer-in-hot-path" },
     ]);
   });
+
+  it("a loop over batches in a function called only from a function that the training loop runs every N steps (`evaluate_model()` calling `calc_loss_loader()`) is no per-step loop", () => {
+    const code = py`
+      import torch
+      def calc_loss_batch(input_batch, target_batch, model, device):
+          logits = model(input_batch.to(device))
+          return torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.to(device).flatten())
+      def calc_loss_loader(data_loader, model, device):
+          total_loss = 0.0
+          for input_batch, target_batch in data_loader:
+              total_loss += calc_loss_batch(input_batch, target_batch, model, device).item()
+          return total_loss / len(data_loader)
+      def evaluate_model(model, val_loader, device):
+          with torch.no_grad():
+              return calc_loss_loader(val_loader, model, device)
+      def train_model_simple(model, train_loader, val_loader, optimizer, device, eval_freq):
+          for step, (input_batch, target_batch) in enumerate(train_loader):
+              loss = calc_loss_batch(input_batch, target_batch, model, device)
+              loss.backward()
+              optimizer.step()
+              if step % eval_freq == 0:
+                  print(evaluate_model(model, val_loader, device))
+    `;
+    assert.deepStrictEqual(findings(code), [
+      { line: 3, rule: "blocking-host-to-device" },
+      { line: 4, rule: "blocking-host-to-device" },
+    ]);
+    // Evaluated on every step instead, the evaluation's loop runs per step.
+    const everyStep = code.replace("if step % eval_freq == 0:\n            print(", "if True:\n            print(");
+    assert.ok(findings(everyStep).some((f) => f.line === 8 && f.rule === "item-in-hot-path"));
+  });
 });

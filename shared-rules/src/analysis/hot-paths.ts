@@ -309,14 +309,19 @@ export class HotPaths {
 
   /**
    * Every call of `fn` in this file is cold code inside a step loop (`if batches_done % interval == 0:
-   * sample_images(batches_done)`): `fn`'s own loop runs every N steps of that loop.
+   * sample_images(batches_done)`), or outside any loop of a function that is only called so in turn
+   * (`evaluate_model()` every `eval_freq` steps, which calls `calc_loss_loader()`): `fn`'s own loop runs every N
+   * steps of that loop.
    */
   private calledOnlyPeriodically(fn: SyntaxNode, depth: number): string | undefined {
     if (depth > MAX_CALL_DEPTH) return undefined;
     const calls = this.callsFromOutside(fn);
     if (calls.length === 0) return undefined;
     for (const call of calls) {
-      if (this.contextOf(call, depth + 1).hot || !this.insideStepLoop(call)) return undefined;
+      if (this.contextOf(call, depth + 1).hot) return undefined;
+      if (this.insideStepLoop(call)) continue;
+      const caller = enclosingFunctionOf(call);
+      if (!caller || caller === fn || loopStatementAround(call) || !this.calledOnlyPeriodically(caller, depth + 1)) return undefined;
     }
     return `every call of ${this.functionLabel(fn)} in this file (line ${this.line(calls[0])}) runs only on some steps of a step loop`;
   }
