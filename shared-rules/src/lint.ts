@@ -14,6 +14,7 @@ import { ResolvedConfig, ignoredRulesFor, resolveConfig } from "./config";
 import { isSuppressed, parseSuppressions } from "./suppressions";
 import { bindsTorch } from "./fixes/imports";
 import { lineEnding } from "./fixes/indentation";
+import { optionLines } from "./analysis/names";
 
 export interface Finding {
   rule: string;
@@ -360,7 +361,8 @@ function runsOncePerUse(filePath: string | undefined): boolean {
  */
 export function fileFacts(text: string): string {
   const flags = textFlags(text);
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text)].join(",");
+  // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements.
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text)].join(",");
 }
 
 export interface SyntaxProblem {

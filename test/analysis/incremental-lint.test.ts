@@ -537,6 +537,29 @@ describe("IncrementalLinter", () => {
       });
     }
 
+    it("an edit of an option's default (`action=\"store_true\"` to `\"store_false\"`) re-lints the branches that test it in other statements", () => {
+      const text = py`
+        import argparse
+        import torch
+        def train(opt, model, loader):
+            for x, y in loader:
+                out = model(x.cuda(non_blocking=True))
+                if opt.save_txt:
+                    print(out.tolist())
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--save-txt", action="store_true")
+        opt = parser.parse_args()
+      `;
+      const s = (session = new EditSession(text, OPTIONS_RECOMMENDED));
+      const tolist = (result: LintResult) => result.findings.filter((f) => f.rule === "host-transfer-in-hot-path").length;
+      assert.strictEqual(tolist(s.lint()), 0, "the branch does not run with the default option");
+      const at = s.text.indexOf("store_true") + "store_".length;
+      s.apply({ start: at, end: at + "true".length, inserted: "false" });
+      assert.strictEqual(tolist(s.lint()), 1, "the option is on by default now");
+      s.undo();
+      assert.strictEqual(tolist(s.lint()), 0);
+    });
+
     it("fixes in statements an edit does not touch: `import torch` added while torch is unbound, fresh names that avoid a `global` elsewhere", () => {
       const text = py`
         import torch

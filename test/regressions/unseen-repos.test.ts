@@ -1325,4 +1325,36 @@ describe("findings on code synclint was not tuned on", () => {
     const everyStep = code.replace("if step % eval_freq == 0:\n            print(", "if True:\n            print(");
     assert.ok(findings(everyStep).some((f) => f.line === 8 && f.rule === "item-in-hot-path"));
   });
+
+  it("a branch on an argparse option of the file whose default fails its test (`if opt.save_txt:` with `action=\"store_true\"`, `if args.weights is not None:`) does not run with the default options, unless the file sets the option", () => {
+    const code = py`
+      import argparse
+      import torch
+      def train(opt, model, loader):
+          for x, y in loader:
+              out = model(x.cuda(non_blocking=True))
+              if opt.save_txt:
+                  print(out.tolist())
+              if opt.weights is not None:
+                  print(out.cpu())
+              if not opt.no_prefetcher:
+                  print(out.sum().item())
+              if opt.clip_vloss:
+                  pass
+              else:
+                  print(out.max().item())
+      if __name__ == "__main__":
+          parser = argparse.ArgumentParser()
+          parser.add_argument("--save-txt", action="store_true", help="save results (txt)")
+          parser.add_argument("--weights", type=str, help="initial weights path")
+          parser.add_argument("--no-prefetcher", action="store_true", default=False)
+          parser.add_argument("--clip-vloss", type=bool, default=True)
+          opt = parser.parse_args()
+          train(opt, None, None)
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 11, rule: "item-in-hot-path" }]);
+    // Set in code, an option's default says nothing.
+    const set = code.replace("    opt = parser.parse_args()\n", "    opt = parser.parse_args()\n    opt.save_txt = True\n");
+    assert.deepStrictEqual(findings(set), [{ line: 7, rule: "host-transfer-in-hot-path" }, { line: 11, rule: "item-in-hot-path" }]);
+  });
 });

@@ -3,10 +3,10 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
@@ -154,6 +154,7 @@ export class HotPaths {
   private readonly methodCallSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
   private callSiteQuestions = 0;
   private indexedAllCalls = false;
+  private options: Map<string, { flag: string; value: string; line: number }> | undefined;
   private compiledFunctions: Set<SyntaxNode> | undefined;
   private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
@@ -813,7 +814,7 @@ export class HotPaths {
     }
     const branch = branchOf(ancestor, child);
     if (!branch) return undefined;
-    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.tensorOnlyBranch(branch, depth);
+    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.optionDefaultBranch(branch.condition, branch.taken) ?? this.tensorOnlyBranch(branch, depth);
     if (constant) return constant;
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
@@ -874,25 +875,93 @@ export class HotPaths {
     return identifiersIn(binding.value, this.env.text).some((name) => parameters.includes(name));
   }
 
-  /** `p`, `not p`, `p is None`, `p is not None` on a bare name. */
-  private parameterTest(raw: SyntaxNode): NameTest | undefined {
+  /**
+   * `p`, `not p`, `p is None`, `p is not None`, `p == "mean"` on a bare name; with `nameOf`, on what it names
+   * (`opt.save_txt`).
+   */
+  private parameterTest(raw: SyntaxNode, nameOf = (node: SyntaxNode) => (node.type === "identifier" ? this.text(node) : undefined)): NameTest | undefined {
     const node = unparenthesized(raw);
+    const [first, second] = node.children;
+    const subject = node.type === "comparison_operator" && node.children.length === 2 ? nameOf(first) : undefined;
     // `if reduction == "mean":`
-    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[0].type === "identifier" && LITERAL_TYPES.has(node.children[1].type) && node.children[1].type !== "none") {
+    if (subject && LITERAL_TYPES.has(second.type) && second.type !== "none") {
       const operator = node.tokens.join(" ");
-      if (operator === "==" || operator === "!=") return { name: this.text(node.children[0]), kind: operator === "==" ? "equals" : "not-equals", literal: this.text(node.children[1]) };
+      if (operator === "==" || operator === "!=") return { name: subject, kind: operator === "==" ? "equals" : "not-equals", literal: this.text(second) };
     }
-    if (node.type === "identifier") return { name: this.text(node), kind: "truthy" };
+    const whole = nameOf(node);
+    if (whole) return { name: whole, kind: "truthy" };
     if (node.type === "not_operator") {
-      const argument = unparenthesized(childByField(node, "argument") ?? node.children[0]);
-      return argument?.type === "identifier" ? { name: this.text(argument), kind: "falsy" } : undefined;
+      const name = nameOf(unparenthesized(childByField(node, "argument") ?? node.children[0]));
+      return name ? { name, kind: "falsy" } : undefined;
     }
-    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[0].type === "identifier" && node.children[1].type === "none") {
+    if (subject && second.type === "none") {
       const operator = node.tokens.join(" ");
-      if (operator === "is") return { name: this.text(node.children[0]), kind: "none" };
-      if (operator === "is not") return { name: this.text(node.children[0]), kind: "not-none" };
+      if (operator === "is") return { name: subject, kind: "none" };
+      if (operator === "is not") return { name: subject, kind: "not-none" };
     }
     return undefined;
+  }
+
+  /**
+   * Why a branch never runs with the script's default options: it tests an argparse option of this file
+   * (`if opt.save_txt:`, `if args.masks:`, `if args.resume is not None:`) whose default fails the test
+   * (`action="store_true"`, `default=None`), and which no statement of the file sets. Either operand of a taken
+   * `and` may fail it.
+   */
+  private optionDefaultBranch(raw: SyntaxNode, taken: boolean): string | undefined {
+    const node = unparenthesized(raw);
+    if (node.type === "boolean_operator") {
+      if (node.tokens[0] !== (taken ? "and" : "or")) return undefined;
+      const [left, right] = [childByField(node, "left"), childByField(node, "right")];
+      return (left && this.optionDefaultBranch(left, taken)) ?? (right ? this.optionDefaultBranch(right, taken) : undefined);
+    }
+    const test = this.parameterTest(node, (operand) => {
+      const object = operand.type === "attribute" ? childByField(operand, "object") : undefined;
+      return object?.type === "identifier" && OPTIONS_NAME.test(this.text(object)) ? this.text(childByField(operand, "attribute")!) : undefined;
+    });
+    const option = test && this.optionDefaults().get(test.name);
+    if (!test || !option || nameTestHolds(test, option.value) === taken) return undefined;
+    return `it never runs with the default options: the test at line ${this.line(raw)} depends on the option \`${option.flag}\`, which defaults to \`${option.value}\` (line ${option.line}) and is not set in code`;
+  }
+
+  /** The argparse options this file defines (`parser.add_argument("--save-txt", action="store_true")`) that no statement sets (`opt.save_txt = True`, `set_defaults(...)`), by destination. */
+  private optionDefaults(): Map<string, { flag: string; value: string; line: number }> {
+    if (this.options) return this.options;
+    const options = new Map<string, { flag: string; value: string; line: number }>();
+    const set = new Set<string>();
+    forEachNode(this.env.root, (node) => {
+      if (node.type === "assignment" || node.type === "augmented_assignment") {
+        const left = childByField(node, "left");
+        if (left?.type === "attribute") set.add(this.text(childByField(left, "attribute")!));
+        return;
+      }
+      if (node.type !== "call") return;
+      const callee = childByField(node, "function");
+      const method = callee?.type === "attribute" ? this.text(childByField(callee, "attribute")!) : "";
+      if (method === "set_defaults" || callee?.type === "identifier" && this.text(callee) === "setattr") {
+        for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") set.add(this.text(childByField(argument, "name")!));
+        if (method !== "set_defaults") set.add("*");
+        return;
+      }
+      if (method !== "add_argument") return;
+      const flags = positionalArguments(node).filter((argument) => isStringNode(argument)).map((argument) => stringValue(this.text(argument)));
+      const long = flags.find((flag) => flag.startsWith("--")) ?? flags.find((flag) => flag.startsWith("-"));
+      if (!long) return;
+      const destination = keywordArgument(node, "dest", this.env.text);
+      const name = destination && isStringNode(destination) ? stringValue(this.text(destination)) : long.replace(/^-+/, "").replace(/-/g, "_");
+      const explicit = keywordArgument(node, "default", this.env.text);
+      const action = keywordArgument(node, "action", this.env.text);
+      const actionName = action && isStringNode(action) ? stringValue(this.text(action)) : undefined;
+      let value: string | undefined;
+      if (explicit) value = LITERAL_TYPES.has(unparenthesized(explicit).type) ? this.text(unparenthesized(explicit)) : undefined;
+      else if (actionName === "store_true") value = "False";
+      else if (actionName === "store_false") value = "True";
+      else if (!action) value = "None";
+      if (value !== undefined) options.set(name, { flag: long, value, line: this.line(node) });
+    });
+    for (const name of set) options.delete(name);
+    if (set.has("*")) options.clear();
+    return (this.options = options);
   }
 
   /**
