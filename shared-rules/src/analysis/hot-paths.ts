@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
@@ -69,6 +69,13 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
 }
 
 /** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
+/** An argparse option's default, as written: `--save-txt` with `action="store_true"` defaults to `False`. */
+interface OptionDefault {
+  flag: string;
+  value: string;
+  line: number;
+}
+
 interface NameTest {
   name: string;
   kind: "truthy" | "falsy" | "none" | "not-none" | "equals" | "not-equals";
@@ -154,7 +161,7 @@ export class HotPaths {
   private readonly methodCallSites = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
   private callSiteQuestions = 0;
   private indexedAllCalls = false;
-  private options: Map<string, { flag: string; value: string; line: number }> | undefined;
+  private options: Map<string, OptionDefault> | undefined;
   private compiledFunctions: Set<SyntaxNode> | undefined;
   private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
@@ -925,9 +932,9 @@ export class HotPaths {
   }
 
   /** The argparse options this file defines (`parser.add_argument("--save-txt", action="store_true")`) that no statement sets (`opt.save_txt = True`, `set_defaults(...)`), by destination. */
-  private optionDefaults(): Map<string, { flag: string; value: string; line: number }> {
+  private optionDefaults(): Map<string, OptionDefault> {
     if (this.options) return this.options;
-    const options = new Map<string, { flag: string; value: string; line: number }>();
+    const options = new Map<string, OptionDefault>();
     const set = new Set<string>();
     forEachNode(this.env.root, (node) => {
       if (node.type === "assignment" || node.type === "augmented_assignment") {
@@ -938,7 +945,7 @@ export class HotPaths {
       if (node.type !== "call") return;
       const callee = childByField(node, "function");
       const method = callee?.type === "attribute" ? this.text(childByField(callee, "attribute")!) : "";
-      if (method === "set_defaults" || callee?.type === "identifier" && this.text(callee) === "setattr") {
+      if (method === "set_defaults" || (callee?.type === "identifier" && this.text(callee) === "setattr")) {
         for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") set.add(this.text(childByField(argument, "name")!));
         if (method !== "set_defaults") set.add("*");
         return;

@@ -81,10 +81,11 @@ export const MODEL_INPUT_METHOD = /^(set_input|feed_data)$/;
 /** Objects that hold a script's parsed options: `args = parser.parse_args()`, `opt`, `FLAGS`. */
 export const OPTIONS_NAME = /^(args|opt|opts|options|flags|FLAGS|hparams|cmd_args|cli_args)$/;
 
+const OPTION_LINE = new RegExp(`^.*(?:add_argument|default\\s*=|action\\s*=|dest\\s*=|set_defaults|setattr|["']--|\\b(?:${OPTIONS_NAME.source.slice(2, -2)})\\.\\w+\\s*[-+*/|&]?=(?!=)).*$`, "gm");
+
 /** The lines of a file that define or set its options (`add_argument(...)`, `opt.save_txt = True`): what option defaults depend on. */
 export function optionLines(text: string): string {
-  if (!text.includes("add_argument")) return "";
-  return (text.match(/^.*(?:add_argument|default\s*=|action\s*=|dest\s*=|set_defaults|setattr|["']--|\b(?:args|opt|opts|options|flags|FLAGS|hparams|cmd_args|cli_args)\.\w+\s*[-+*/|&]?=(?!=)).*$/gm) ?? []).join("\n");
+  return text.includes("add_argument") ? (text.match(OPTION_LINE) ?? []).join("\n") : "";
 }
 
 /** Tokenizers (`tokenizer`, `self.text_tokenizer`), whose outputs are made in host memory. */

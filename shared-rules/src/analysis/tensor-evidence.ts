@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, childrenByField, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DICT_NAME, DEVICE_GETTER, DEVICE_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, SIZE_PARAMETER_NAME, MODULE_NAME, MODULE_SETUP_METHOD, TOKENIZER_NAME, lastName } from "./names";
+import { CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -486,7 +486,7 @@ export class TensorEvidence {
     }
     const fn = binding.node.parent?.parent;
     const documented = fn?.type === "function_definition" ? documentedKind(fn, name, this.env.text) : undefined;
-    if (documented) return { kind: documented.kind, reason: `\`${name}\` is documented as \`${documented.type}\``, ...(/^(optional\[\s*)?dict/i.test(documented.type) ? { mapping: true } : {}) };
+    if (documented) return documented;
     // `def feed_data(self, data)` of a model with `optimize_parameters`: the loader's batch, still on the host.
     if (fn?.type === "function_definition" && MODEL_INPUT_METHOD.test(this.text(childByField(fn, "name")!)) && binding.node.parent?.children[1] === binding.node) {
       const owner = enclosingClass(fn);
@@ -506,7 +506,7 @@ export class TensorEvidence {
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
     if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
       const use = fn && pythonValueUse(binding, fn, this.env);
-      if (use) return { kind: use.kind, reason: `\`${name}\` is ${use.how}`, ...(use.kind === "container" ? { mapping: true } : {}) };
+      if (use) return { ...use, reason: `\`${name}\` is ${use.reason}` };
       // `self.y_embedder(y, self.training)`: every call of the module in this file passes a Python value.
       const passed = this.passedAlike(binding);
       return passed?.kind === "scalar" ? passed : evidence("tensor", `\`${name}\` is an input of \`forward\``);
@@ -1120,12 +1120,6 @@ export function enclosingClass(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-/**
- * How `fn` uses its parameter as a Python value, if it does: an input of `forward` is a tensor unless the
- * function slices with it (`x[:, :H]`), counts with it (`range(n)`, `math.ceil(H / w)`), compares it with a
- * string (`mode == "image"`, `mode in ("a", "b")`) or sets it to a literal (`use_cache = False`). Tensors
- * are seldom used so; sizes, modes and flags are.
- */
 /** Tensor methods whose positional arguments are sizes or dimensions: Python ints. */
 const SIZE_METHODS = new Set(["view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty", "permute", "unflatten"]);
 
@@ -1134,17 +1128,16 @@ const SIZE_METHODS = new Set(["view", "reshape", "expand", "repeat", "new_zeros"
  * `imgh(int)`), NumPy style (`imgh : int`) or Sphinx (`:type imgh: int`, `:param int imgh:`). A type that mentions
  * a tensor or an array gives nothing: a documented tensor is what an undocumented input is taken for anyway.
  */
-export function documentedKind(fn: SyntaxNode, name: string, text: string): DocumentedKind | undefined {
+function documentedKind(fn: SyntaxNode, name: string, text: string): Evidence | undefined {
   let byName = documentedKinds.get(fn);
   if (!byName) documentedKinds.set(fn, (byName = new Map()));
   if (!byName.has(name)) byName.set(name, readDocumentedKind(fn, name, text));
   return byName.get(name);
 }
 
-type DocumentedKind = { kind: "scalar" | "container"; type: string };
-const documentedKinds = new WeakMap<SyntaxNode, Map<string, DocumentedKind | undefined>>();
+const documentedKinds = new WeakMap<SyntaxNode, Map<string, Evidence | undefined>>();
 
-function readDocumentedKind(fn: SyntaxNode, name: string, text: string): DocumentedKind | undefined {
+function readDocumentedKind(fn: SyntaxNode, name: string, text: string): Evidence | undefined {
   const first = childByField(fn, "body")?.children[0];
   const docstring = first?.type === "expression_statement" && first.children[0]?.type === "string" ? first.children[0] : undefined;
   if (!docstring) return undefined;
@@ -1157,16 +1150,24 @@ function readDocumentedKind(fn: SyntaxNode, name: string, text: string): Documen
     new RegExp(`:param\\s+([\\w.\\[\\], |]+?)\\s+${name}\\s*:`).exec(doc);
   const type = found?.[1].trim();
   if (!type || /tensor|array|ndarray|variable/i.test(type)) return undefined;
-  if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) return { kind: "scalar", type };
-  if (/^(optional\[\s*)?(tuple|list|dict|sequence)\b/i.test(type)) return { kind: "container", type };
+  const reason = `\`${name}\` is documented as \`${type}\``;
+  if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) return evidence("scalar", reason);
+  if (/^(optional\[\s*)?dict\b/i.test(type)) return { kind: "container", reason, mapping: true };
+  if (/^(optional\[\s*)?(tuple|list|sequence)\b/i.test(type)) return evidence("container", reason);
   return undefined;
 }
 
 /** Methods of dicts that tensors do not have: a parameter with them is a mapping (a decoding cache), not a tensor. */
 const MAPPING_METHODS = new Set(["get", "items", "keys", "setdefault"]);
 
-function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): { kind: "scalar" | "container"; how: string } | undefined {
-  const scalar = (how: string) => ({ kind: "scalar" as const, how });
+/**
+ * How `fn` uses its parameter as a Python value, if it does: an input of `forward` is a tensor unless the
+ * function slices with it (`x[:, :H]`), counts with it (`range(n)`, `math.ceil(H / w)`), compares it with a
+ * string (`mode == "image"`, `mode in ("a", "b")`), sets it to a literal (`use_cache = False`) or uses it as a
+ * dict (`cache.get("offset")`, `cache["offset"]`). Tensors are seldom used so; sizes, modes, flags and caches are.
+ */
+function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnvironment): Evidence | undefined {
+  const scalar = (how: string) => evidence("scalar", how);
   const text = env.text;
   const body = childByField(fn, "body");
   if (!body) return undefined;
@@ -1180,9 +1181,9 @@ function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnviron
     if (resolveBinding(parameter.name, use.start, scopeOf(use, env.scopes)) !== parameter) continue;
     // `cache.get("offset")`, `cache["offset"]`: a dict.
     const method = use.field === "object" && parent?.type === "attribute" && parent.parent?.type === "call" ? childByField(parent, "attribute") : undefined;
-    if (method && MAPPING_METHODS.has(text.slice(method.start, method.end))) return { kind: "container", how: "used as a dict" };
+    if (method && MAPPING_METHODS.has(text.slice(method.start, method.end))) return { kind: "container", reason: "used as a dict", mapping: true };
     if (use.field === "value" && parent?.type === "subscript" && childrenByField(parent, "subscript").some((index) => isStringNode(unparenthesized(index))))
-      return { kind: "container", how: "indexed with a string key" };
+      return { kind: "container", reason: "indexed with a string key", mapping: true };
     let operand = use;
     while (operand.parent && (operand.parent.type === "binary_operator" || operand.parent.type === "unary_operator" || operand.parent.type === "parenthesized_expression")) operand = operand.parent;
     const context = operand.parent;

@@ -229,7 +229,9 @@ export const blockingHostToDevice: Rule = {
         const indices = left.children.filter((child) => child.field === "subscript");
         if (indices.some((index) => index.type !== "slice" && index.type !== "integer" && index.type !== "ellipsis" && context.analysis.tensorEvidence(index).kind !== "scalar")) return;
         const target = context.analysis.tensorEvidence(childByField(left, "value")!);
-        if (target.kind !== "gpu" || !HOST_KINDS.has(context.analysis.tensorEvidence(right).kind) || context.analysis.tensorEvidence(right).kind === "numpy") return;
+        const value = context.analysis.tensorEvidence(right).kind;
+        // A NumPy value is no tensor: `valueToTensor` takes tensors and Python numbers only.
+        if (target.kind !== "gpu" || value === "numpy" || !HOST_KINDS.has(value)) return;
         context.report({ node, messageId: "setitem", data: { expression: shortText(node, context, 50) }, evidence: target });
       },
     };
