@@ -1357,4 +1357,28 @@ describe("findings on code synclint was not tuned on", () => {
     const set = code.replace("    opt = parser.parse_args()\n", "    opt = parser.parse_args()\n    opt.save_txt = True\n");
     assert.deepStrictEqual(findings(set), [{ line: 7, rule: "host-transfer-in-hot-path" }, { line: 11, rule: "item-in-hot-path" }]);
   });
+
+  it("a parameter named like a mask that every call passes indices (`train_iter(..., idx_train)`, and on through `test(..., mask_train)`) is no boolean mask", () => {
+    const code = py`
+      import torch
+      def test(model, inputs, target, mask):
+          output = model(inputs)
+          return output[mask], target[mask]
+      def train_iter(model, optimizer, inputs, target, mask_train):
+          output = model(inputs)
+          loss = (output[mask_train] - target[mask_train]).pow(2).mean()
+          loss.backward()
+          optimizer.step()
+          return test(model, inputs, target, mask_train)
+      def main(model, optimizer, features, labels, device, epochs):
+          idx = torch.randperm(len(labels)).to(device)
+          idx_train = idx[1500:]
+          for epoch in range(epochs):
+              train_iter(model, optimizer, features, labels, idx_train)
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    // Passed a comparison, the parameter is a mask again.
+    const masked = code.replace("train_iter(model, optimizer, features, labels, idx_train)", "train_iter(model, optimizer, features, labels, labels.to(device) > 0)");
+    assert.deepStrictEqual(findings(masked, "data-dependent-shape").map((f) => f.line), [4, 4, 7, 7]);
+  });
 });

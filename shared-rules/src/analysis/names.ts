@@ -47,6 +47,9 @@ export const ELAPSED_TIME_NAME = /^(elapsed|elapsed_time|time_elapsed|elapsed_se
 /** Receivers of `.step()` that are optimisers (a scheduler's `.step()` is not a training step). */
 export const OPTIMIZER_NAME = /optim|^opt$|^opt_|_opt$|scaler/i;
 
+/** Integer indices by name (`idx_train`, `indices`, `batch_index`, `perm`): not boolean masks, whatever a parameter they are passed for is named. */
+export const INDEX_NAME = /(^|_)(idx|index|indices|inds|perm)(_|$)|idx$|^(idx|index|indices|perm)/i;
+
 /** Boolean masks (`mask`, `keep`, `valid`, `is_pad`), used only together with tensor evidence. */
 export const MASK_NAME = /mask|^keep|^valid|^is_|^has_|^sel(ect(ed)?)?$|^pos(itive)?s?$|^neg(ative)?s?$/i;
 

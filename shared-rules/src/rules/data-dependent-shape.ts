@@ -1,6 +1,6 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { MASK_NAME } from "../analysis/names";
+import { INDEX_NAME, MASK_NAME, lastName } from "../analysis/names";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText, soleDataArgument } from "./support";
 import type { RuleContext } from "../rule";
 import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
@@ -217,6 +217,7 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       if (value && INDEX_RESULT.test(context.text(value))) return false;
       // `masked_target = target - start` (integer indices, whatever the name says), or a view of such a value.
       if (value && depth < 4 && computesNumbers(value, context, depth)) return false;
+      if (binding?.kind === "parameter" && passedIndices(binding, context, depth)) return false;
       if (MASK_NAME.test(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
@@ -228,6 +229,19 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     default:
       return false;
   }
+}
+
+/**
+ * `def train_iter(..., mask_train)` that every call passes `idx_train` (`torch.randperm(n)[1500:]`), directly or
+ * through a parameter passed so in turn: integer indices, whatever the parameter is named.
+ */
+function passedIndices(parameter: Binding, context: RuleContext, depth: number): boolean {
+  const passed = depth < 4 ? context.analysis.hotPaths.argumentsOfEveryCall(parameter) : undefined;
+  return !!passed && passed.every((argument) => {
+    if (INDEX_NAME.test(lastName(context.text(argument)))) return true;
+    const binding = argument.type === "identifier" ? resolveBinding(context.text(argument), argument.start, scopeOf(argument, context.analysis.scopes)) : undefined;
+    return binding?.kind === "parameter" && passedIndices(binding, context, depth + 1);
+  });
 }
 
 /** Arithmetic (`target - start`), or a view or copy of a name bound to arithmetic: numbers, not a mask. */
