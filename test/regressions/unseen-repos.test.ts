@@ -1381,4 +1381,28 @@ describe("findings on code synclint was not tuned on", () => {
     const masked = code.replace("train_iter(model, optimizer, features, labels, idx_train)", "train_iter(model, optimizer, features, labels, labels.to(device) > 0)");
     assert.deepStrictEqual(findings(masked, "data-dependent-shape").map((f) => f.line), [4, 4, 7, 7]);
   });
+
+  it("the right operand of `and`/`or` that an option's default decides (`if opt.verbose and out.sum() > 0:`) is not evaluated with the default options", () => {
+    const code = py`
+      import argparse
+      import torch
+      def train(opt, model, loader):
+          for x, y in loader:
+              out = model(x.cuda(non_blocking=True))
+              if opt.verbose and out.sum() > 0:
+                  pass
+              if not opt.quiet or out.max() > 1:
+                  pass
+              if opt.quiet and out.min() < 0:
+                  pass
+              if opt.loud and out.mean() > 0:
+                  pass
+      parser = argparse.ArgumentParser()
+      parser.add_argument("--verbose", action="store_true")
+      parser.add_argument("--quiet", action="store_true")
+      parser.add_argument("--no-loud", dest="loud", action="store_false")
+      opt = parser.parse_args()
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 12, rule: "implicit-host-read" }]);
+  });
 });

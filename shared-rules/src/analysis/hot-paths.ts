@@ -815,6 +815,11 @@ export class HotPaths {
    * device that is not CUDA.
    */
   private neverRunsWhenHot(ancestor: SyntaxNode, child: SyntaxNode, depth: number): string | undefined {
+    // `if opt.verbose and out.sum() > 0:`: Python evaluates the right operand only when the left does not decide.
+    if (ancestor.type === "boolean_operator" && child.field === "right") {
+      const left = childByField(ancestor, "left");
+      return left ? this.optionDefaultBranch(left, ancestor.tokens[0] === "and") : undefined;
+    }
     if (ancestor.type === "block") {
       const exit = this.exitBefore(ancestor, child);
       return exit ? `it never runs: the statement at line ${this.line(exit)} leaves its block before it` : undefined;
