@@ -68,7 +68,6 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
   return passed;
 }
 
-/** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
 /** An argparse option's default, as written: `--save-txt` with `action="store_true"` defaults to `False`. */
 interface OptionDefault {
   flag: string;
@@ -76,6 +75,7 @@ interface OptionDefault {
   line: number;
 }
 
+/** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
 interface NameTest {
   name: string;
   kind: "truthy" | "falsy" | "none" | "not-none" | "equals" | "not-equals";
@@ -940,19 +940,20 @@ export class HotPaths {
   private optionDefaults(): Map<string, OptionDefault> {
     if (this.options) return this.options;
     const options = new Map<string, OptionDefault>();
-    const set = new Set<string>();
+    const setInCode = new Set<string>();
     forEachNode(this.env.root, (node) => {
       if (node.type === "assignment" || node.type === "augmented_assignment") {
         const left = childByField(node, "left");
-        if (left?.type === "attribute") set.add(this.text(childByField(left, "attribute")!));
+        if (left?.type === "attribute") setInCode.add(this.text(childByField(left, "attribute")!));
         return;
       }
       if (node.type !== "call") return;
       const callee = childByField(node, "function");
       const method = callee?.type === "attribute" ? this.text(childByField(callee, "attribute")!) : "";
       if (method === "set_defaults" || (callee?.type === "identifier" && this.text(callee) === "setattr")) {
-        for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") set.add(this.text(childByField(argument, "name")!));
-        if (method !== "set_defaults") set.add("*");
+        for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") setInCode.add(this.text(childByField(argument, "name")!));
+        // `setattr(args, name, value)` may set any option.
+        if (method !== "set_defaults") setInCode.add("*");
         return;
       }
       if (method !== "add_argument") return;
@@ -971,8 +972,8 @@ export class HotPaths {
       else if (!action) value = "None";
       if (value !== undefined) options.set(name, { flag: long, value, line: this.line(node) });
     });
-    for (const name of set) options.delete(name);
-    if (set.has("*")) options.clear();
+    for (const name of setInCode) options.delete(name);
+    if (setInCode.has("*")) options.clear();
     return (this.options = options);
   }
 
@@ -1959,14 +1960,18 @@ function consequenceOf(condition: SyntaxNode): SyntaxNode | undefined {
   return condition.field === "condition" && (statement?.type === "if_statement" || statement?.type === "elif_clause") ? childByField(statement, "consequence") : undefined;
 }
 
-/** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
-/** A statement of `block` itself (not nested) is an assignment `left = right` that `matches`. */
-function assignsInBlock(block: SyntaxNode, matches: (left: SyntaxNode, right: SyntaxNode | undefined) => boolean): boolean {
-  return block.children.some((statement) => {
+/** The assignments `left = right` that are statements of `block` itself (not nested). */
+function assignmentsInBlock(block: SyntaxNode): Array<{ left: SyntaxNode; right: SyntaxNode | undefined }> {
+  return block.children.flatMap((statement) => {
     const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
     const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
-    return !!left && matches(left, childByField(assignment!, "right"));
+    return left ? [{ left, right: childByField(assignment!, "right") }] : [];
   });
+}
+
+/** A statement of `block` itself (not nested) is an assignment `left = right` that `matches`. */
+function assignsInBlock(block: SyntaxNode, matches: (left: SyntaxNode, right: SyntaxNode | undefined) => boolean): boolean {
+  return assignmentsInBlock(block).some(({ left, right }) => matches(left, right));
 }
 
 /** `self.name`. */
@@ -1975,6 +1980,7 @@ function isSelfAttribute(node: SyntaxNode, text: string): boolean {
   return object?.type === "identifier" && text.slice(object.start, object.end) === "self";
 }
 
+/** `node` runs only when an exception is handled: it is in an `except` clause's block, in its function. */
 function inExceptionHandler(node: SyntaxNode): boolean {
   for (let child = node, current = node.parent; current && current.type !== "function_definition" && current.type !== "class_definition"; child = current, current = current.parent) {
     if ((current.type === "except_clause" || current.type === "except_group_clause") && child.type === "block") return true;
@@ -2067,6 +2073,14 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
     if (list) list.push(call);
     else map.set(name, [call]);
   };
+  // `self.f(...)`, or `self.f` in a dispatch table: a call of method `f` of the enclosing class.
+  const addMethodCall = (call: SyntaxNode, method: SyntaxNode) => {
+    const cls = enclosingClassOf(call);
+    if (!cls) return;
+    let byName = calls.methodCalls.get(cls);
+    if (!byName) calls.methodCalls.set(cls, (byName = new Map()));
+    add(byName, textOf(childByField(method, "attribute")!), call);
+  };
   const stack = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -2079,24 +2093,13 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
     const callee = childByField(node, "function");
     if (!callee) continue;
     if (callee.type === "identifier") add(calls.functionCalls, textOf(callee), node);
-    else if (callee.type === "subscript") {
+    else if (callee.type === "attribute") {
+      if (isSelfAttribute(callee, text)) addMethodCall(node, callee);
+    } else if (callee.type === "subscript") {
       // `loss_map[loss](outputs, targets)` with `loss_map = {"labels": self.loss_labels, ...}`: a call of each.
-      const cls = enclosingClassOf(node);
       for (const target of dispatchTable(callee, text)) {
         if (target.type === "identifier") add(calls.functionCalls, textOf(target), node);
-        else if (cls) {
-          let byName = calls.methodCalls.get(cls);
-          if (!byName) calls.methodCalls.set(cls, (byName = new Map()));
-          add(byName, textOf(childByField(target, "attribute")!), node);
-        }
-      }
-    } else if (callee.type === "attribute") {
-      const object = childByField(callee, "object")!;
-      const cls = enclosingClassOf(node);
-      if (object.type === "identifier" && textOf(object) === "self" && cls) {
-        let byName = calls.methodCalls.get(cls);
-        if (!byName) calls.methodCalls.set(cls, (byName = new Map()));
-        add(byName, textOf(childByField(callee, "attribute")!), node);
+        else addMethodCall(node, target);
       }
     }
     // Cheap text test first: resolving every callee's qualified name is the expensive part.
@@ -2115,18 +2118,12 @@ function dispatchTable(callee: SyntaxNode, text: string): SyntaxNode[] {
   const fn = enclosingFunctionOf(callee);
   if (table?.type !== "identifier" || !fn) return [];
   const name = text.slice(table.start, table.end);
-  for (const statement of childByField(fn, "body")?.children ?? []) {
-    const assignment = statement.type === "expression_statement" ? statement.children[0] : undefined;
-    const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
-    const right = assignment && childByField(assignment, "right");
-    if (left?.type !== "identifier" || text.slice(left.start, left.end) !== name || right?.type !== "dictionary") continue;
-    return right.children.flatMap((pair) => {
-      const value = pair.type === "pair" ? childByField(pair, "value") : undefined;
-      if (value?.type === "identifier") return [value];
-      return value && value.type === "attribute" && isSelfAttribute(value, text) ? [value] : [];
-    });
-  }
-  return [];
+  const body = childByField(fn, "body");
+  const dictionary = body && assignmentsInBlock(body).find(({ left, right }) => left.type === "identifier" && text.slice(left.start, left.end) === name && right?.type === "dictionary")?.right;
+  return (dictionary?.children ?? []).flatMap((pair) => {
+    const value = pair.type === "pair" ? childByField(pair, "value") : undefined;
+    return value && (value.type === "identifier" || isSelfAttribute(value, text)) ? [value] : [];
+  });
 }
 
 export function methodOf(cls: SyntaxNode, name: string, text: string): SyntaxNode | undefined {

@@ -484,14 +484,16 @@ export class TensorEvidence {
       if (/DataLoader/.test(annotation)) return evidence("loader", `\`${name}\` is annotated \`${annotation}\``);
       if (/Module\b/.test(annotation)) return evidence("module", `\`${name}\` is annotated \`${annotation}\``);
     }
-    const fn = binding.node.parent?.parent;
-    const documented = fn?.type === "function_definition" ? documentedKind(fn, name, this.env.text) : undefined;
+    const parent = binding.node.parent?.parent;
+    const fn = parent?.type === "function_definition" ? parent : undefined;
+    const method = fn ? this.text(childByField(fn, "name")!) : "";
+    const owner = fn ? enclosingClass(fn) : undefined;
+    const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
+    const documented = fn && documentedKind(fn, name, this.env.text);
     if (documented) return documented;
     // `def feed_data(self, data)` of a model with `optimize_parameters`: the loader's batch, still on the host.
-    if (fn?.type === "function_definition" && MODEL_INPUT_METHOD.test(this.text(childByField(fn, "name")!)) && binding.node.parent?.children[1] === binding.node) {
-      const owner = enclosingClass(fn);
-      if (owner && this.env.classes.get(owner)?.methods.has("optimize_parameters")) return evidence("batch", `the batch a training loop hands to \`${this.text(childByField(fn, "name")!)}\``);
-    }
+    if (MODEL_INPUT_METHOD.test(method) && binding.node.parent?.children[1] === binding.node && ownerInfo?.methods.has("optimize_parameters"))
+      return evidence("batch", `the batch a training loop hands to \`${method}\``);
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
     if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
@@ -499,10 +501,7 @@ export class TensorEvidence {
     if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
     if (SIZE_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a size`);
-    const method = fn && fn.type === "function_definition" ? this.text(childByField(fn, "name")!) : "";
-    const owner = fn ? enclosingClass(fn) : undefined;
-    const ownerInfo = owner ? this.env.classes.get(owner) : undefined;
-    const patchedForward = !!fn && fn.type === "function_definition" && !owner && !!this.env.replacesForward?.(fn);
+    const patchedForward = !!fn && !owner && !!this.env.replacesForward?.(fn);
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
     if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
       const use = fn && pythonValueUse(binding, fn, this.env);

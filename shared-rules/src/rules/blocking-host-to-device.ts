@@ -230,8 +230,8 @@ export const blockingHostToDevice: Rule = {
         if (indices.some((index) => index.type !== "slice" && index.type !== "integer" && index.type !== "ellipsis" && context.analysis.tensorEvidence(index).kind !== "scalar")) return;
         const target = context.analysis.tensorEvidence(childByField(left, "value")!);
         const value = context.analysis.tensorEvidence(right).kind;
-        // A NumPy value is no tensor: `valueToTensor` takes tensors and Python numbers only.
-        if (target.kind !== "gpu" || value === "numpy" || !HOST_KINDS.has(value)) return;
+        // Host tensors only: `valueToTensor` takes tensors and Python numbers, not NumPy arrays.
+        if (target.kind !== "gpu" || (value !== "cpu" && value !== "batch")) return;
         context.report({ node, messageId: "setitem", data: { expression: shortText(node, context, 50) }, evidence: target });
       },
     };

@@ -140,7 +140,7 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
       if (moved) return moved;
     }
     if (node.type === "call" && depth < 2) {
-      const moved = passedToLocalFunction(node, loaderName, context, depth);
+      const moved = passedToFunction(node, loaderName, context, depth);
       if (moved) return moved;
     }
   }
@@ -186,7 +186,7 @@ function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | u
  * is not (`engine.train_one_epoch(model, loader, optimizer, device)`), a GPU device passed beside the loader says
  * where its batches go.
  */
-function passedToLocalFunction(call: SyntaxNode, loaderName: string, context: RuleContext, depth: number): BatchMove | undefined {
+function passedToFunction(call: SyntaxNode, loaderName: string, context: RuleContext, depth: number): BatchMove | undefined {
   const args = childByField(call, "arguments")?.children ?? [];
   const valueOf = (argument: SyntaxNode) => (argument.type === "keyword_argument" ? childByField(argument, "value") : argument);
   const index = args.findIndex((argument) => {
