@@ -14,7 +14,7 @@
  * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again.
  * The result always equals `lintSyntaxTree` of the same tree; a property test holds it to that.
  */
-import { isStatementOf } from "./syntax";
+import { isStatementOf, ownString } from "./syntax";
 import type { SyntaxNode, SyntaxTree } from "./syntax";
 import { LintOptions, LintResult, StatementLint, StatementsLint, fileFacts, lintStatements } from "./lint";
 import { Scope, functionScopesIn, moduleDefinitionsOf, moduleNamesBoundBy } from "./analysis/scopes";
@@ -342,7 +342,7 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
     const node = stack.pop()!;
     for (const child of node.children) stack.push(child);
     if (node.type === "identifier") {
-      const name = text.slice(node.start, node.end);
+      const name = ownString(text.slice(node.start, node.end));
       names.identifiers.add(name);
       // Fixes also ask whether a name is declared `global`/`nonlocal` anywhere: a change to that is a change of names.
       if (node.parent?.type === "global_statement" || node.parent?.type === "nonlocal_statement") names.identifiers.add(`${node.parent.type} ${name}`);
@@ -355,7 +355,7 @@ function namesOf(statement: SyntaxNode, text: string): StatementNames {
       let target = left;
       while (target?.type === "attribute" || target?.type === "subscript") target = target.children[0];
       if (target !== left && target?.type === "identifier") {
-        names.binds.add(text.slice(target.start, target.end));
+        names.binds.add(ownString(text.slice(target.start, target.end)));
         attributeBases.add(text.slice(target.start, target.end));
       }
     }

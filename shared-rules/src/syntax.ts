@@ -302,6 +302,7 @@ export function spliceSyntaxTree(previous: SyntaxTree, text: string, edit: TextC
     else if (comment.start >= oldRegionEnd) comments.push(shifted(comment, delta));
   }
   for (const comment of region.comments) comments.push(shifted(comment, regionStart));
+  reparentComments(comments, (parent) => (parent === root || parent === region.root ? spliced : undefined));
   for (const problem of previous.problems) {
     if (problem.offset < regionStart) problems.push(problem);
     // At the region's end is the next statement's start, unless the region reached the end of the text.
@@ -434,9 +435,11 @@ function rebuildStatement(
   const siblings = replaced.container.children;
   let parent: MutableNode | null = null;
   let newTop: MutableNode | undefined;
+  const copies = new Map<SyntaxNode, MutableNode>();
   for (let level = 0; level < path.length; level++) {
     const old = path[level];
     const copy: MutableNode = new MutableNode(old.type, old.relativeStart, old.relativeEnd + delta, old.field, parent, old.tokens, anchor);
+    copies.set(old, copy);
     newTop ??= copy;
     if (parent) parent.children[parent.children.indexOf(old)] = copy;
     const next = path[level + 1];
@@ -462,7 +465,15 @@ function rebuildStatement(
     if (comment.end <= comments.from) keptComments.push(comment);
     else if (comment.start >= comments.to) keptComments.push(shifted(comment, delta));
   }
+  const reparsed = new Set<SyntaxNode>(replaced.nodes);
+  const inReparsed = (node: SyntaxNode | null) => {
+    for (let current = node; current; current = current.parent) if (reparsed.has(current)) return true;
+    return false;
+  };
+  // A re-parsed comment outside the re-parsed nodes lay in the wrapper written around them: in the container.
+  reparentComments(keptComments, (parent) => (parent === previous.root ? root : copies.get(parent)));
   for (const comment of comments.parsed) keptComments.push(shifted(comment, comments.shift));
+  reparentComments(comments.parsed, (parent) => (inReparsed(parent) ? undefined : copies.get(replaced.container)));
   // The problems of the old text in `[reparsedProblems.from, reparsedProblems.to)` give way to the re-parsed ones.
   const problems: ParseProblem[] = [...reparsedProblems.parsed];
   for (const problem of previous.problems) {
@@ -642,6 +653,15 @@ function indentationBefore(code: (offset: number) => number, offset: number): st
 }
 
 /** The top-level statement that holds `node` (the node itself when it is one). */
+/**
+ * `s` as a string of its own, for what is cached on syntax nodes. V8 makes a slice of 13 or more characters a
+ * view into the string it was cut from, and the server keeps unchanged statements' nodes, with what is cached
+ * on them, across edits: a name sliced from one keystroke's text would keep that whole text alive.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : (s + " ").slice(0, -1);
+}
+
 export function topLevelStatementOf(node: SyntaxNode): SyntaxNode {
   let statement = node;
   while (statement.parent?.parent) statement = statement.parent;
@@ -657,6 +677,18 @@ export function isStatementOf(statement: SyntaxNode, root: SyntaxNode): boolean 
 }
 
 /** A top-level statement or a comment, moved by `shift` (its anchor is its own). */
+/**
+ * Points each comment whose parent the splice copied or replaced at the node that now stands there (`moved`
+ * gives it, or undefined for a parent that stays): a comment pointing at an older copy would keep that whole
+ * older tree alive through its parent, one more tree per keystroke in a file with comments.
+ */
+function reparentComments(comments: readonly SyntaxNode[], moved: (parent: SyntaxNode) => MutableNode | undefined): void {
+  for (const comment of comments) {
+    const parent = comment.parent && moved(comment.parent);
+    if (parent) (comment as MutableNode).parent = parent;
+  }
+}
+
 function shifted(node: SyntaxNode, shift: number): SyntaxNode {
   (node as MutableNode).anchor.offset += shift;
   return node;

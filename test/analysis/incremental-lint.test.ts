@@ -58,7 +58,7 @@ function optionsIndex(n: number): number {
 /** A syntax tree as a string: every node's type, range, field and tokens, the comments and the problems. */
 function dumpSyntax(tree: SyntaxTree): string {
   const node = (n: SyntaxNode): unknown => [n.type, n.start, n.end, n.field, n.tokens.join(" "), n.children.map(node)];
-  return JSON.stringify({ root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end]), problems: tree.problems });
+  return JSON.stringify({ root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end, c.parent?.type, c.parent?.start, c.parent?.end]), problems: tree.problems });
 }
 
 /** A finding as one line, for failure messages. */

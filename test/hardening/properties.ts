@@ -444,10 +444,21 @@ export function checkServerDocument(initial: string, specs: EditSpec[], encoding
   }
 }
 
-/** Every node's type, range, field, tokens and whether its children name it as their parent, plus comments and problems. */
+/**
+ * Where a comment hangs: its parent's type and range, and whether that parent is in the tree (each node up to
+ * the root is among its parent's children). A splice must leave no comment pointing at an older tree's node.
+ */
+function commentPlace(comment: SyntaxNode, root: SyntaxNode): unknown {
+  const parent = comment.parent;
+  let inTree = !!parent;
+  for (let node = parent; node && node !== root; node = node.parent) if (!node.parent?.children.includes(node)) inTree = false;
+  return [comment.start, comment.end, parent?.type, parent?.start, parent?.end, inTree];
+}
+
+/** Every node's type, range, field, tokens and whether its children name it as their parent, plus comments (and where they hang) and problems. */
 function syntaxShape(tree: SyntaxTree): string {
   const node = (n: SyntaxNode): unknown => [n.type, n.start, n.end, n.field, n.tokens.join(" "), n.children.map(node), n.children.every((c) => c.parent === n)];
-  return JSON.stringify({ root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end]), problems: tree.problems });
+  return JSON.stringify({ root: node(tree.root), comments: tree.comments.map((c) => commentPlace(c, tree.root)), problems: tree.problems });
 }
 
 export { fc };

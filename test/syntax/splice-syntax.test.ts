@@ -4,10 +4,21 @@ import { initParser, parseSyntaxTree, spliceSyntaxTree } from "synclint-rules";
 import type { SyntaxNode, SyntaxTree } from "synclint-rules";
 import { OpenDocument } from "synclint-server/out/documents";
 
-/** A structural dump of a syntax tree: every node's type, range, field and tokens, plus comments and problems. */
+/**
+ * Where a comment hangs: its parent's type and range, and whether that parent is in the tree (each node up to
+ * the root is among its parent's children). A splice must leave no comment pointing at an older tree's node.
+ */
+function commentPlace(comment: SyntaxNode, root: SyntaxNode): unknown {
+  const parent = comment.parent;
+  let inTree = !!parent;
+  for (let node = parent; node && node !== root; node = node.parent) if (!node.parent?.children.includes(node)) inTree = false;
+  return [comment.start, comment.end, parent?.type, parent?.start, parent?.end, inTree];
+}
+
+/** A structural dump of a syntax tree: every node's type, range, field and tokens, plus comments (and where they hang) and problems. */
 function dump(tree: SyntaxTree): unknown {
   const node = (n: SyntaxNode): unknown => [n.type, n.start, n.end, n.field, n.tokens.join(" "), n.children.map(node), n.children.every((c) => c.parent === n)];
-  return { root: node(tree.root), comments: tree.comments.map((c) => [c.start, c.end]), problems: tree.problems };
+  return { root: node(tree.root), comments: tree.comments.map((c) => commentPlace(c, tree.root)), problems: tree.problems };
 }
 
 const fresh = parseSyntaxTree;

@@ -2,7 +2,7 @@
  * The one analysis pass per file that every rule shares: scopes, classes, tensor evidence, hot paths.
  * Everything is computed lazily and memoised, so a file with nothing to report costs little.
  */
-import { SyntaxNode, SyntaxTree, childByField, unparenthesized } from "../syntax";
+import { SyntaxNode, SyntaxTree, childByField, ownString, unparenthesized } from "../syntax";
 import { SourceText } from "../source-text";
 import { collectScopes, Scopes } from "./scopes";
 import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
@@ -191,9 +191,9 @@ function declaredClasses(statement: SyntaxNode, text: string): DeclaredClass[] {
     for (const child of node.children) stack.push(child);
     if (node.type !== "class_definition") continue;
     const nameNode = childByField(node, "name");
-    const name = nameNode ? text.slice(nameNode.start, nameNode.end) : "";
+    const name = nameNode ? ownString(text.slice(nameNode.start, nameNode.end)) : "";
     const superclasses = childByField(node, "superclasses");
-    const bases = (superclasses?.children ?? []).filter((c) => c.type !== "keyword_argument").map((c) => text.slice(c.start, c.end));
+    const bases = (superclasses?.children ?? []).filter((c) => c.type !== "keyword_argument").map((c) => ownString(text.slice(c.start, c.end)));
     const moduleByBases = bases.some((base) => MODULE_BASE.test(base));
     const info: ClassInfo = { node, name, isModule: moduleByBases, attributes: new Map(), tensorAttributes: new Set(), methods: new Map() };
     collectMembers(info, text);
@@ -208,7 +208,7 @@ function collectMembers(info: ClassInfo, text: string): void {
     const fn = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
     if (fn?.type !== "function_definition") continue;
     const nameNode = childByField(fn, "name");
-    if (nameNode) info.methods.set(text.slice(nameNode.start, nameNode.end), fn);
+    if (nameNode) info.methods.set(ownString(text.slice(nameNode.start, nameNode.end)), fn);
     const stack = [...fn.children];
     while (stack.length > 0) {
       const node = stack.pop()!;
@@ -231,7 +231,7 @@ function collectMembers(info: ClassInfo, text: string): void {
         if (method !== "register_buffer" && method !== "register_parameter") continue;
         const [nameArgument] = positionalArguments(node);
         const nameLiteral = nameArgument ? unparenthesized(nameArgument) : undefined;
-        if (nameLiteral?.type === "string") info.tensorAttributes.add(stringValue(text.slice(nameLiteral.start, nameLiteral.end)));
+        if (nameLiteral?.type === "string") info.tensorAttributes.add(ownString(stringValue(text.slice(nameLiteral.start, nameLiteral.end))));
       }
     }
   }
@@ -242,7 +242,7 @@ function selfAttribute(node: SyntaxNode, text: string): string | undefined {
   const object = childByField(node, "object");
   const attribute = childByField(node, "attribute");
   if (!object || !attribute || text.slice(object.start, object.end) !== "self") return undefined;
-  return text.slice(attribute.start, attribute.end);
+  return ownString(text.slice(attribute.start, attribute.end));
 }
 
 export { keywordArgument, positionalArguments };

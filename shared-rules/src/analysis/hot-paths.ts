@@ -3,7 +3,7 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
@@ -2067,7 +2067,7 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   const cached = callsByStatement.get(statement);
   if (cached) return cached;
   const calls: StatementCalls = { functionCalls: new Map(), methodCalls: new Map(), decorated: [], compileCalls: [] };
-  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  const textOf = (node: SyntaxNode) => ownString(text.slice(node.start, node.end));
   const add = (map: Map<string, SyntaxNode[]>, name: string, call: SyntaxNode) => {
     const list = map.get(name);
     if (list) list.push(call);

@@ -3,7 +3,7 @@
  * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
-import { SyntaxNode, childByField, childrenByField, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, ownString, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
@@ -1149,7 +1149,8 @@ function readDocumentedKind(fn: SyntaxNode, name: string, text: string): Evidenc
     new RegExp(`:param\\s+([\\w.\\[\\], |]+?)\\s+${name}\\s*:`).exec(doc);
   const type = found?.[1].trim();
   if (!type || /tensor|array|ndarray|variable/i.test(type)) return undefined;
-  const reason = `\`${name}\` is documented as \`${type}\``;
+  // Kept per function across edits (`documentedKinds`): a string of its own, not a view into this text.
+  const reason = ownString(`\`${name}\` is documented as \`${type}\``);
   if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) return evidence("scalar", reason);
   if (/^(optional\[\s*)?dict\b/i.test(type)) return { kind: "container", reason, mapping: true };
   if (/^(optional\[\s*)?(tuple|list|sequence)\b/i.test(type)) return evidence("container", reason);

@@ -3,7 +3,7 @@
  * whether a name is ever written except in given ways. Built on the syntax tree only (the analysis stays
  * read-only), and conservative: anything unusual makes a fix decline.
  */
-import { SyntaxNode, childByField, contains, isStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, isStatementOf, ownString, unparenthesized } from "../syntax";
 
 const FUNCTION_TYPES = new Set(["function_definition", "lambda"]);
 
@@ -101,9 +101,9 @@ export function statementNameFacts(statement: SyntaxNode, text: string): Stateme
   while (stack.length > 0) {
     const node = stack.pop()!;
     for (const child of node.children) stack.push(child);
-    if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) facts.shared.add(text.slice(c.start, c.end));
+    if (node.type === "global_statement" || node.type === "nonlocal_statement") for (const c of node.children) facts.shared.add(ownString(text.slice(c.start, c.end)));
     if (!isVariable(node)) continue;
-    const name = text.slice(node.start, node.end);
+    const name = ownString(text.slice(node.start, node.end));
     facts.used.add(name);
     if (useKind(node) !== "read") facts.bound.add(name);
   }
