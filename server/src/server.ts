@@ -37,6 +37,7 @@ import { diskStamp, indexableFiles, lintFileOnDisk, skippedDiagnostic, workspace
 import { warmUp } from "./warm-up";
 import { ProjectIndex } from "./project-index";
 import { turnTaker } from "./event-loop";
+import { IdleCollector } from "./idle-collection";
 
 export const LINT_WORKSPACE_COMMAND = "synclint.lintWorkspace";
 
@@ -103,6 +104,8 @@ export class SynclintServer {
   private readonly linkTimers = new Map<string, NodeJS.Timeout>();
   /** Per file, how often its hot entries changed (part of its pull result id). */
   private readonly entriesVersions = new Map<string, number>();
+  /** Collects V8's heap once the server has stopped linting for a while. */
+  private readonly idleCollector = new IdleCollector();
 
   constructor(private readonly connection: Connection) {
     this.linter = new Linter((message) => connection.console.error(message));
@@ -141,6 +144,7 @@ export class SynclintServer {
       if (this.reportTimings && !this.changedSince.has(document.uri)) this.changedSince.set(document.uri, performance.now());
       this.guard(() => document.applyChanges(contentChanges, textDocument.version ?? document.version + 1, this.encoding));
       this.index.activity();
+      this.idleCollector.activity();
       this.changed(document);
       this.scheduleLinks(document.uri);
     });
@@ -199,6 +203,7 @@ export class SynclintServer {
       this.settleTimers.clear();
       this.linkTimers.clear();
       this.index.dispose();
+      this.idleCollector.dispose();
       for (const document of this.documents.all()) this.documents.close(document.uri);
     });
     c.listen();
@@ -348,7 +353,11 @@ export class SynclintServer {
     const { config, error, lastGood } = this.configuration.forDocument(document.uri);
     if (error) this.reportConfigError(error, lastGood === true);
     if (this.configuration.excludes(filePathOf(document.uri), config)) return { diagnostics: [] };
-    const lint = this.linter.last(document) ?? this.linter.lint(document, config, this.index.entriesOf(filePathOf(document.uri)));
+    let lint = this.linter.last(document);
+    if (!lint) {
+      lint = this.linter.lint(document, config, this.index.entriesOf(filePathOf(document.uri)));
+      this.idleCollector.activity();
+    }
     return { lint, diagnostics: lint ? toDiagnostics(lint.result, this.encoding) : [] };
   }
 
