@@ -150,7 +150,8 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   const strict = config.preset === "strict";
   // Tests run once per test, and export code once per export, not once per training step: under `recommended`
   // they have no hot paths.
-  const oncePerUse = runsOncePerUse(options.filePath);
+  const oncePerUse = runsOncePerUse(options.filePath, text);
+  const checksCasesOnce = inferenceScript(options.filePath, text);
   // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
   // `rules`: every rule's visitor of the type; `coldRules`: those of rules that report outside hot paths too,
   // all that can report in a function that never runs hot (`coldThroughout`) unless the preset is strict.
@@ -185,7 +186,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   function report(rule: Rule, descriptor: ReportDescriptor): void {
     const site = analysis.contextOf(descriptor.node);
     if (rule.meta.hotPathOnly && !strict) {
-      if (!site.hot || oncePerUse) return;
+      if (!site.hot || oncePerUse || (checksCasesOnce && site.plainLoop)) return;
       // A loop that is not a step loop (over a state dict, a list of metrics) is hot only for values known to be on a GPU.
       if (site.plainLoop && descriptor.evidence?.kind !== "gpu") return;
     }
@@ -346,13 +347,27 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
 
 /** A test calls what it tests once per test (an export, once per export), not once per step: its calls make nothing hot. */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
-  return runsOncePerUse(filePath) ? NO_LINKS : moduleLinks(analysis);
+  return runsOncePerUse(filePath, analysis.source.text) ? NO_LINKS : moduleLinks(analysis);
 }
 
-function runsOncePerUse(filePath: string | undefined): boolean {
+function runsOncePerUse(filePath: string | undefined, text: string): boolean {
   if (!filePath) return false;
   const path = filePath.split(/[\\/]/).join("/");
-  return TEST_FILE.test(path) || EXPORT_FILE.test(path);
+  if (EXPORT_FILE.test(path) || TEST_DIRECTORY.test(path)) return true;
+  return TEST_FILE.test(path) && !(TEST_SCRIPT_NAME.test(path) && isInferenceScript(text));
+}
+
+/**
+ * A script named for a test run (`test_inference_gnn.py`, KAIR's `main_test_swinir.py`, not `*_tests.py`) that
+ * holds no test (no pytest or unittest, no `test_` function, no `Test` class): an inference or evaluation
+ * script. Its step loops over the data run per batch; its other loops check a few cases once.
+ */
+function inferenceScript(filePath: string | undefined, text: string): boolean {
+  return !!filePath && TEST_SCRIPT_NAME.test(filePath.split(/[\\/]/).join("/")) && isInferenceScript(text);
+}
+
+function isInferenceScript(text: string): boolean {
+  return MAIN_GUARD.test(text) && !TEST_FRAMEWORK.test(text);
 }
 
 /**
@@ -362,7 +377,7 @@ function runsOncePerUse(filePath: string | undefined): boolean {
 export function fileFacts(text: string): string {
   const flags = textFlags(text);
   // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements.
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text)].join(",");
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), isInferenceScript(text)].join(",");
 }
 
 export interface SyntaxProblem {
@@ -412,7 +427,11 @@ function withoutNodes(site: SiteContext): SiteContext {
   return rest;
 }
 
-const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_tests?(_[^/]*)?\.py$|(^|\/)conftest\.py$/;
+const TEST_DIRECTORY = /(^|\/)(tests?|testing)\/|(^|\/)conftest\.py$/;
+const TEST_FILE = /(^|\/)test_[^/]*\.py$|_tests?(_[^/]*)?\.py$/;
+const TEST_SCRIPT_NAME = /(^|\/)test_[^/]*\.py$|_test(_[^/]*)?\.py$/;
+const MAIN_GUARD = /^if\s+__name__\s*==\s*["']__main__["']\s*:/m;
+const TEST_FRAMEWORK = /^\s*(import\s+(pytest|unittest)\b|from\s+(pytest|unittest)\b)|^\s*def\s+test_|^\s*class\s+Test/m;
 /** Code that traces or converts a model for export (ONNX, TorchScript, ExecuTorch, Caffe2): run once per export. */
 const EXPORT_FILE = /(^|\/)_?(export|onnx)\/|(^|\/)[^/]*onnx[^/]*\.py$|(^|\/)_?export[^/]*\.py$/i;
 

@@ -1405,4 +1405,138 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code), [{ line: 12, rule: "implicit-host-read" }]);
   });
+
+  it("a function whose every call runs only under a non-default option (`if args.save_test_dir != '':`) has no per-step loop, nor does a loader built so (ogb)", () => {
+    const code = py`
+      import argparse
+      import torch
+      from torch.utils.data import DataLoader
+      def train(model, device, loader, optimizer):
+          for batch in loader:
+              loss = model(batch.to(device, non_blocking=True)).mean()
+              loss.backward()
+              optimizer.step()
+      def test(model, device, loader):
+          preds = []
+          for batch in loader:
+              preds.append(model(batch.to(device)).cpu())
+          return preds
+      def main():
+          parser = argparse.ArgumentParser()
+          parser.add_argument("--save_test_dir", type=str, default="")
+          parser.add_argument("--train_subset", action="store_true")
+          args = parser.parse_args()
+          device = torch.device("cuda")
+          if args.train_subset:
+              train_loader = DataLoader(subset, batch_size=32)
+          else:
+              train_loader = DataLoader(full, batch_size=32, pin_memory=True)
+          for epoch in range(10):
+              train(model, device, train_loader, optimizer)
+              if args.save_test_dir != "":
+                  test_loader = DataLoader(test_set, batch_size=32)
+                  test(model, device, test_loader)
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    // Called once more where the default run gets to it, `test()` runs per batch again, and its loader is reported.
+    const called = code.replace("        train(model, device, train_loader, optimizer)", "        train(model, device, train_loader, optimizer)\n        test(model, device, train_loader)");
+    assert.deepStrictEqual(findings(called).map((f) => `${f.line} ${f.rule}`), ["12 blocking-host-to-device", "12 host-transfer-in-hot-path"]);
+  });
+
+  it("`pin_memory` is asked for where the loop moves its batches, not where it moves a noise tensor or a table; a comprehension over the batch moves it (diffusers, AutoGPTQ)", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      device = torch.device("cuda")
+      def train(model, dataset, scheduler):
+          loader = DataLoader(dataset, batch_size=8)
+          for batch in loader:
+              latents = model.encode(batch["pixels"])
+              noise = torch.randn(latents.shape).to(device)
+              timesteps = scheduler.timesteps.to(device)
+              loss = model(latents + noise, timesteps).mean()
+              loss.backward()
+      def tune(model, dataset):
+          loader = DataLoader(dataset, batch_size=8)
+          for step, batch in enumerate(loader):
+              batch = {k: v.to(device) for k, v in batch.items()}
+              model(**batch).loss.backward()
+    `;
+    assert.deepStrictEqual(findings(code, "dataloader-pin-memory").map((f) => f.line), [13]);
+  });
+
+  it("indexing a GPU tensor with a batch of a `DataLoader` over a `range` copies the CPU index every step (ogb's link prediction)", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      def train(model, split_edge, optimizer, batch_size, device):
+          pos_train_edge = split_edge["train"]["edge"].to(device)
+          for perm in DataLoader(range(pos_train_edge.size(0)), batch_size, shuffle=True):
+              edge = pos_train_edge[perm].t()
+              loss = model(edge).mean()
+              loss.backward()
+              optimizer.step()
+      def score(model, edges, batch_size):
+          for perm in DataLoader(range(edges.size(0)), batch_size):
+              model(edges[perm])
+    `;
+    // `edges` may be anywhere: only a tensor known to be on a GPU is reported for a loader's batch.
+    assert.deepStrictEqual(findings(code, "host-index").map((f) => f.line), [6]);
+  });
+
+  it("`x.type()` is the type's name, not a tensor; `randn_like(latents).to(device)` is made where `latents` is (KAIR, diffusers, DPO)", () => {
+    const code = py`
+      import torch
+      class SSIM(torch.nn.Module):
+          def forward(self, img1, img2):
+              if self.window.data.type() == img1.data.type():
+                  window = self.window
+              return window
+      def train(model, loader, device):
+          for x in loader:
+              latents = model.encode(x.to(device, non_blocking=True))
+              noise = torch.randn_like(latents).to(device)
+              buffers = [torch.empty_like(latents).to(device) for _ in range(4)]
+              model(latents + noise).mean().backward()
+    `;
+    assert.deepStrictEqual(findings(code), []);
+  });
+
+  it("a batch drawn with `next(train_iterator)` in a `train_step` is host data: its `.cuda()` copies (ogb's knowledge-graph models)", () => {
+    const code = py`
+      import torch
+      class KGEModel(torch.nn.Module):
+          @staticmethod
+          def train_step(model, optimizer, train_iterator, args):
+              positive_sample, negative_sample, mode = next(train_iterator)
+              positive_sample = positive_sample.cuda()
+              loss = model((positive_sample, negative_sample), mode=mode).mean()
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [6]);
+  });
+
+  it("a script named for a test run (`test_inference.py`, `main_test_dncnn.py`) is an inference script: its step loops are reported, its other loops and real tests are not", () => {
+    const script = py`
+      import torch
+      def test(model, device, loader):
+          preds = []
+          for batch in loader:
+              preds.append(model(batch.to(device)).cpu())
+          for case in [1, 2]:
+              print(torch.ones(case).cuda().sum())
+          return preds
+      if __name__ == "__main__":
+          test(model, torch.device("cuda"), loader)
+    `;
+    const linted = (file: string, text: string) => lintSource(text, { filePath: file, config: resolveConfig({}, "/proj") }).findings.map((f) => `${f.line} ${f.rule}`);
+    const perBatch = ["5 blocking-host-to-device", "5 host-transfer-in-hot-path"];
+    assert.deepStrictEqual(linted("/proj/test_inference.py", script), perBatch);
+    assert.deepStrictEqual(linted("/proj/main_test_dncnn.py", script), perBatch);
+    // A module of tests, a tests directory, or a name in the plural stay tests.
+    assert.deepStrictEqual(linted("/proj/test_inference.py", `import pytest\n${script}`), []);
+    assert.deepStrictEqual(linted("/proj/tests/test_inference.py", script), []);
+    assert.deepStrictEqual(linted("/proj/numerical_tests.py", script), []);
+  });
 });

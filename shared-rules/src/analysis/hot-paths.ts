@@ -261,7 +261,8 @@ export class HotPaths {
     const innermost = events[firstLoop] as LoopEvent;
     if (innermost.kind === "step") {
       // An evaluation loop that a training loop runs every N steps: its own steps are not training steps.
-      const periodic = this.periodicInsideStepLoop(events, firstLoop) ?? (fn && !events.slice(firstLoop + 1).some((event) => "loop" in event) ? this.calledOnlyPeriodically(fn, depth) : undefined);
+      const outermost = fn && !events.slice(firstLoop + 1).some((event) => "loop" in event);
+      const periodic = this.periodicInsideStepLoop(events, firstLoop) ?? (outermost ? (this.calledOnlyPeriodically(fn, depth) ?? this.calledOnlyWithOtherOptions(fn, depth)) : undefined);
       if (periodic) return this.cold(owner, periodic);
       return this.stepLoopContext(innermost.loop, owner, compiled);
     }
@@ -332,6 +333,42 @@ export class HotPaths {
       if (!caller || caller === fn || loopStatementAround(call) || !this.calledOnlyPeriodically(caller, depth + 1)) return undefined;
     }
     return `every call of ${this.functionLabel(fn)} in this file (line ${this.line(calls[0])}) runs only on some steps of a step loop`;
+  }
+
+  /**
+   * Every call of `fn` in this file never runs with the script's default options or settings (`if
+   * args.save_test_dir != "": test(model, testdev_loader)`), directly or through callers that are only called
+   * so in turn: its own step loop never runs in a default run.
+   */
+  private calledOnlyWithOtherOptions(fn: SyntaxNode, depth: number): string | undefined {
+    if (depth > MAX_CALL_DEPTH) return undefined;
+    const calls = this.callsFromOutside(fn);
+    if (calls.length === 0) return undefined;
+    let why: string | undefined;
+    for (const call of calls) {
+      const never = this.neverRunsByDefault(call, depth + 1);
+      if (never) {
+        why ??= never;
+        continue;
+      }
+      const caller = enclosingFunctionOf(call);
+      const callerWhy = caller && caller !== fn ? this.calledOnlyWithOtherOptions(caller, depth + 1) : undefined;
+      if (!callerWhy) return undefined;
+      why ??= callerWhy;
+    }
+    return `every call of ${this.functionLabel(fn)} in this file (line ${this.line(calls[0])}) never runs by default: ${why!.replace(/^it never runs[^:]*: /, "")}`;
+  }
+
+  /**
+   * Why `site` never runs in a default run, if it does not: a branch that the script's default options or
+   * settings, or the device, cannot take, or code after its block's exit, up to its function.
+   */
+  neverRunsByDefault(site: SyntaxNode, depth = 0): string | undefined {
+    for (let child = site, ancestor = site.parent; ancestor && ancestor.type !== "function_definition" && ancestor.type !== "class_definition"; child = ancestor, ancestor = ancestor.parent) {
+      const never = this.neverRunsWhenHot(ancestor, child, depth);
+      if (never) return never;
+    }
+    return undefined;
   }
 
   /** `node` is in the body of a step loop of its function (not in a loop's iterable, which runs once). */

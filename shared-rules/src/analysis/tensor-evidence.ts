@@ -806,6 +806,8 @@ export class TensorEvidence {
       if (method === "numpy") return evidence("numpy", "the result of `.numpy()`");
       if (method === "tolist") return evidence("container", "the result of `.tolist()`");
       if (NON_TENSOR_METHODS.has(method)) return evidence("scalar", `the result of ${call}`);
+      // `x.type()` names the tensor's type (`'torch.cuda.FloatTensor'`); `x.type(torch.HalfTensor)` converts it.
+      if (method === "type" && !first && !childByField(node, "arguments")?.children.some((argument) => argument.type === "keyword_argument")) return evidence("scalar", "the type's name that `.type()` returns");
       return this.afterDeviceMethod(node, method, receiverEvidence);
     }
     if (kind === "numpy") return method === "item" ? evidence("scalar", "a NumPy scalar") : evidence("numpy", receiverEvidence.reason);

@@ -73,8 +73,14 @@ export const blockingHostToDevice: Rule = {
     function isHostData(node: SyntaxNode, receiver: SyntaxNode): boolean {
       const kind = context.analysis.tensorEvidence(receiver).kind;
       if (HOST_KINDS.has(kind)) return true;
-      if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver);
+      if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver) && !likeFactory(receiver);
       return false;
+    }
+
+    /** `torch.randn_like(latents)`: made where its source is, not read from a loader; host data only if its source is (its evidence says so). */
+    function likeFactory(raw: SyntaxNode): boolean {
+      const node = unparenthesized(raw);
+      return node.type === "call" && /_like$/.test(calleeName(node, context) ?? "");
     }
 
     /** `p.grad`, `p.grad.detach().abs().max()`, `torch.norm(p.grad.detach(), 2)`: a gradient or computed from one. */

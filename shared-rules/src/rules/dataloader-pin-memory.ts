@@ -15,7 +15,7 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` whose batches are moved to a GPU in this file, or that is handed to another file's function together with a GPU device, created without `pin_memory=True`.",
+    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device.",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
@@ -49,6 +49,8 @@ export const dataloaderPinMemory: Rule = {
         if (pin && unparenthesized(pin).type !== "false") return; // True, or a value the user controls
         if (positional(node).length >= 9) return; // passed positionally
         if (childByField(node, "arguments")?.children.some((a) => a.type === "dictionary_splat")) return; // may come from **kwargs
+        // `if args.train_subset: train_loader = DataLoader(...)` with the option off by default.
+        if (context.analysis.hotPaths.neverRunsByDefault(node)) return;
         const move = deviceMoveOfBatches(node, context);
         if (!move) return;
         const callee = childByField(node, "function")!;
@@ -82,6 +84,8 @@ function pinMemoryFix(call: SyntaxNode, pin: SyntaxNode | undefined): Fix[] {
   const edit = pin ? replaceNode(pin, "True") : addKeywordArgument(call, "pin_memory=True");
   return edit ? [{ title: "Add `pin_memory=True` to the `DataLoader`", safe: true, edits: [edit] }] : [];
 }
+
+const COMPREHENSIONS = new Set(["list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
 
 /** Helpers that move a batch to a device by their name. */
 const DEVICE_MOVE_HELPER = /^(batch_)?to_(device|cuda|gpu)$|^move_(batch_)?to_(device|cuda|gpu)$/;
@@ -119,8 +123,9 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
     stack.push(...node.children);
     if (node.type === "for_statement") {
       const iterable = childByField(node, "right");
-      if (iterable && iterates(iterable, loaderName, context)) {
-        const move = firstDeviceMove(node, context);
+      const target = childByField(node, "left");
+      if (iterable && target && iterates(iterable, loaderName, context)) {
+        const move = firstDeviceMove(node, identifiersOf(target, context), context);
         if (move) return { node: move };
       }
     }
@@ -128,7 +133,7 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
       // `batch = next(data_iter)` in a loop that moves it: `for step in range(n): x = next(it).to(device)`.
       const [source] = positional(node);
       const loop = source && context.text(childByField(node, "function")!) === "next" && iterates(source, loaderName, context) ? loopStatementAround(node) : undefined;
-      const move = loop && firstDeviceMove(loop, context);
+      const move = loop && firstDeviceMove(loop, batchNamesOfNext(node, context), context, node);
       if (move) return { node: move };
     }
     // `data_iter = iter(loader)`, `loader = sample_data(loader)` (a generator over it): its batches under another name.
@@ -157,28 +162,90 @@ function iterates(iterable: SyntaxNode, loaderName: string, context: RuleContext
   return positional(node).some((argument) => iterates(argument, loaderName, context));
 }
 
-function firstDeviceMove(loop: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
-  const stack = [childByField(loop, "body")!];
+/**
+ * The first move of the loop's batches to a GPU: of a value read from the loop's batch names (`batch`, `x, y`,
+ * or what `next(loader)` gave), directly or through assignments in the loop (`images = data[0]`, `x, y =
+ * batch`, `img = get_input(batch, "image")`), or of the `next(...)` call itself; what a model computes from the
+ * batch (`model.encode(batch)`), or what is indexed with a batch of indices (`data.x[idx]`), is no batch. Other moves in the loop (a `randn_like(...)`, a scheduler's table) say nothing of the
+ * batches; nor does one under a branch that never runs with the default options.
+ */
+function firstDeviceMove(loop: SyntaxNode, batchNames: Set<string>, context: RuleContext, nextCall?: SyntaxNode): SyntaxNode | undefined {
+  const body = childByField(loop, "body");
+  if (!body) return undefined;
+  const reachesBatch = (value: SyntaxNode) => {
+    if (value === nextCall) return true;
+    const root = rootOf(value);
+    if (root.type === "identifier") return batchNames.has(context.text(root));
+    if (root.type === "tuple" || root.type === "list") return root.children.some(reachesBatch);
+    // `img = get_input(batch, "image")`: a helper that picks from the batch, unless what it gives is a model's output.
+    if (root.type === "call" && childByField(root, "function")?.type === "identifier") return positional(root).some(reachesBatch) && context.analysis.tensorEvidence(root).kind !== "gpu";
+    return false;
+  };
+  const stack = [body];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!node) continue;
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-    if (node.type !== "call") continue;
-    const call = methodCall(node, context);
-    // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
-    if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") continue;
-    if (call?.method === "cuda") return node;
-    // `batch = batch_to_device(batch, device)`, `move_to_device(batch, device)`: a helper that moves the batch.
-    const callee = childByField(node, "function");
-    if (callee && DEVICE_MOVE_HELPER.test(lastName(context.text(callee)))) return node;
-    // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`.
-    if (context.analysis.evidence.cudaTypeCast(node) && positional(node).length === 1) return node;
-    if (call?.method === "to") {
-      const target = context.analysis.evidence.deviceArgument(node);
-      if (target && context.analysis.evidence.deviceOf(target) === "gpu") return node;
+    // `inputs, labels = data`, `x = batch["img"].float()`: names of the batch too (in source order, as the walk
+    // goes); and `{k: v.to(device) for k, v in batch.items()}`, whose clauses come after the element they bind.
+    const bindings = node.type === "assignment" ? [node] : COMPREHENSIONS.has(node.type) ? node.children.filter((child) => child.type === "for_in_clause") : [];
+    for (const binding of bindings) {
+      const [left, right] = [childByField(binding, "left"), childByField(binding, "right")];
+      if (left && right && reachesBatch(right)) for (const name of identifiersOf(left, context)) batchNames.add(name);
     }
+    if (node.type !== "call") continue;
+    const move = deviceMoveOf(node, context);
+    if (move && reachesBatch(move) && !context.analysis.hotPaths.neverRunsByDefault(node)) return node;
   }
   return undefined;
+}
+
+/** What `call` moves to a GPU, if it moves something there: the receiver of `.to(device)`, `.cuda()`, `.type(cuda type)`, or a helper's first argument. */
+function deviceMoveOf(node: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const call = methodCall(node, context);
+  // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
+  if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") return undefined;
+  if (call?.method === "cuda") return call.receiver;
+  // `batch = batch_to_device(batch, device)`, `move_to_device(batch, device)`: a helper that moves the batch.
+  const callee = childByField(node, "function");
+  if (callee && DEVICE_MOVE_HELPER.test(lastName(context.text(callee)))) return positional(node)[0];
+  // `imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else ...`.
+  if (call && context.analysis.evidence.cudaTypeCast(node) && positional(node).length === 1) return call.receiver;
+  if (call?.method === "to") {
+    const target = context.analysis.evidence.deviceArgument(node);
+    if (target && context.analysis.evidence.deviceOf(target) === "gpu") return call.receiver;
+  }
+  return undefined;
+}
+
+/** What a value is read from: `batch` for `batch["img"].float()[0]`, `v` for `v.to(device)`; a call of a function (`model(batch)`) is its own root. */
+function rootOf(raw: SyntaxNode): SyntaxNode {
+  let node = unparenthesized(raw);
+  for (;;) {
+    if (node.type === "subscript" || node.type === "attribute") node = unparenthesized(childByField(node, node.type === "subscript" ? "value" : "object")!);
+    else if (node.type === "call" && childByField(node, "function")?.type === "attribute") node = unparenthesized(childByField(childByField(node, "function")!, "object")!);
+    else return node;
+  }
+}
+
+/** The names bound by `batch = next(it)` (or `x, y = next(it)`, or used in place: `next(it).to(device)`). */
+function batchNamesOfNext(call: SyntaxNode, context: RuleContext): Set<string> {
+  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
+  const left = assignment && childByField(assignment, "left");
+  return left ? identifiersOf(left, context) : new Set();
+}
+
+function identifiersOf(root: SyntaxNode, context: RuleContext): Set<string> {
+  const names = new Set<string>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "identifier") names.add(context.text(node));
+    // `x.to`: the attribute's name is no value of the loop.
+    else if (node.type === "attribute") stack.push(childByField(node, "object")!);
+    else stack.push(...node.children);
+  }
+  return names;
 }
 
 /**

@@ -12,6 +12,8 @@ const NUMPY_SAMPLE = /^numpy\.random\.(choice|randint)$/;
 const TORCH_RANGE = /^torch\.(arange|randperm|randint)$/;
 /** Conversions to a tensor on the host: an index when what they convert is a sequence (`torch.tensor(3)` is a plain integer index). */
 const TORCH_FROM_DATA = /^torch\.(tensor|as_tensor|from_numpy|LongTensor|IntTensor)$|^numpy\.(array|asarray|ascontiguousarray)$/;
+/** An index drawn from a data loader: collated batches are CPU tensors (unless the loader is told otherwise). */
+const LOADER_BATCH = "a batch from a data loader (a CPU tensor)";
 /** Methods that keep a tensor where it is (a dtype change, a view). */
 const SAME_DEVICE_METHOD = /^(long|int|view|reshape|flatten|squeeze|unsqueeze|contiguous|clone|detach)$/;
 
@@ -25,7 +27,7 @@ export const hostIndex: Rule = {
     code: "SYN203",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A GPU tensor indexed with a NumPy array, a Python list or `range`, or a CPU tensor (`torch.arange(n)` without `device=`) in code that runs every step.",
+    description: "A GPU tensor indexed with a NumPy array, a Python list or `range`, a CPU tensor (`torch.arange(n)` without `device=`), or a batch of a `DataLoader` (`for perm in DataLoader(range(n), 64): edges[perm]`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -59,6 +61,8 @@ export const hostIndex: Rule = {
           return node.children.length > 0 && node.children.every((element) => isNumberLiteral(element, true)) ? "a Python list" : undefined;
         case "identifier": {
           const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+          // `for perm in DataLoader(range(n), batch_size):` yields CPU tensors of indices.
+          if (binding?.kind === "for" && context.analysis.tensorEvidence(node).kind === "batch") return LOADER_BATCH;
           const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
           return value && hostIndexKind(value, depth + 1);
         }
@@ -101,6 +105,8 @@ export const hostIndex: Rule = {
           if (!kind) continue;
           const evidence = context.analysis.tensorEvidence(value);
           if (!isTensorEvidence(evidence, context)) return;
+          // A loader's batch indexes only what is known to be on a GPU: batches are also lists, dicts and strings.
+          if (kind === LOADER_BATCH && evidence.kind !== "gpu") return;
           const named = unparenthesized(index).type === "identifier" ? `\`${context.text(index)}\`, ` : "";
           const assumption = evidence.kind === "gpu" ? "" : ` (if \`${shortText(value, context, 30)}\` is on a GPU)`;
           context.report({ node, messageId: "hostIndex", data: { expression: shortText(node, context, 50), index: named + kind, assumption }, evidence });
