@@ -4,6 +4,25 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "sizes that are Python integers (a shape, a count), a helper of `torch.nn` that makes tuples, and a size tensor of unknown device",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+        _to_2tuple = nn.modules.utils._ntuple(2)
+        class PatchEmbed(nn.Module):
+            def __init__(self, patch_size):
+                super().__init__()
+                self.patch_size = _to_2tuple(patch_size)
+            def forward(self, x, counts):
+                _, _, H, W = x.size()
+                if W % self.patch_size[1] != 0:
+                    x = F.pad(x, (0, self.patch_size[1] - W % self.patch_size[1]))
+                x = x.view(x.shape[0], -1)
+                return x.new_zeros(counts.max(), 3)
+      `,
+    },
+    {
       name: "torch.any kept as a tensor",
       code: py`
         import torch
@@ -208,6 +227,27 @@ ruleTester.run("implicit-host-read", {
     },
   ],
   invalid: [
+    {
+      name: "a GPU tensor given as a size, a count or a padding is read with `item()` (yolov9's `torch.zeros(b, counts.max(), 5)`, `F.pad(x, [0, n])`)",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, targets in loader:
+                out = model(x.cuda(non_blocking=True))
+                counts = out.argmax(-1).bincount()
+                padded = torch.zeros(8, counts.max(), 5)
+                grown = F.pad(out, [0, counts.max()])
+                rows = out.new_zeros([counts[0], 3])
+                flat = out.view(counts.sum(), -1)
+      `,
+      errors: [
+        { line: 7, messageIncludes: ["`torch.zeros(8, counts.max(), 5)`", "where PyTorch needs a Python integer"] },
+        { line: 8, messageIncludes: ["`F.pad(out, [0, counts.max()])`"] },
+        { line: 9, messageIncludes: ["`out.new_zeros([counts[0], 3])`"] },
+        { line: 10, messageIncludes: ["`out.view(counts.sum(), -1)`"] },
+      ],
+    },
     {
       name: "a `forward` input used only as a tensor is still a tensor, whatever the function does with its other inputs",
       code: py`

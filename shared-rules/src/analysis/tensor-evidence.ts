@@ -611,7 +611,8 @@ export class TensorEvidence {
       // An imported class named like a model (`from ema_pytorch import EMA`, `from models import Encoder`).
       return /^[A-Z]/.test(short) && MODULE_NAME.test(short) ? evidence("module", `an instance of \`${short}\``) : undefined;
     }
-    if (/^torch\.nn\.[A-Z]/.test(qualified) || /^torch\.nn\.(modules|parallel)\./.test(qualified)) {
+    // A class of `torch.nn` (`nn.Linear`, `nn.modules.conv.Conv2d`, `nn.parallel.DistributedDataParallel`), not a helper (`nn.modules.utils._ntuple`).
+    if (/^torch\.nn\.[A-Z]/.test(qualified) || /^torch\.nn\.(modules|parallel)\.(\w+\.)*[A-Z]\w*$/.test(qualified)) {
       return qualified.endsWith(".Parameter") ? evidence("tensor", "an `nn.Parameter`") : evidence("module", `an \`${short}\` module`);
     }
     // The total norm, a tensor on the parameters' device (pytorch-sync-facts.md §2: returned, not read).

@@ -9,6 +9,12 @@ const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
 /** `math` functions that take a C double: they convert a tensor argument with `__float__`. */
 const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|sqrt|exp|fabs|isclose)$/;
 
+/** Tensor methods whose arguments are sizes, counts or lengths (integer lists or integers). */
+const SIZE_METHOD = /^(view|reshape|expand|repeat|new_zeros|new_ones|new_empty|new_full|narrow|topk|unflatten|resize_)$/;
+/** Functions whose positional arguments are sizes (`torch.zeros(n, 3)`), or, for `pad`, whose second one is. */
+const SIZE_FUNCTION = /^torch\.(zeros|ones|empty|rand|randn|randperm|eye)$/;
+const PAD_FUNCTION = /^torch\.nn\.functional\.pad$/;
+
 /** A tensor used where Python needs a plain value: a condition, `bool()`/`float()`/`int()`, an index, `max()`. */
 export const implicitHostRead: Rule = {
   meta: {
@@ -16,7 +22,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
@@ -26,6 +32,7 @@ export const implicitHostRead: Rule = {
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",
       index: "`{{expression}}` {{where}} uses a GPU tensor as a Python index and waits for the GPU {{frequency}}{{assumption}}.",
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
+      size: "`{{expression}}` {{where}} passes a GPU tensor where PyTorch needs a Python integer (a size, a count, a padding), which reads it and waits for the GPU {{frequency}}{{assumption}}.",
       iterate: "`{{expression}}` {{where}} iterates a GPU tensor in Python and reads each element as a Python bool, waiting for the GPU once per element {{frequency}}{{assumption}}.",
       nonfinite: "`{{expression}}` {{where}} checks the total norm with a Python `if` (`error_if_nonfinite=True`), which waits for the GPU {{frequency}}; the default `error_if_nonfinite=False` does not sync.",
     },
@@ -57,6 +64,7 @@ export const implicitHostRead: Rule = {
       facts: [
         "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
+        "§7 a tensor passed where an operator takes an integer list (a size, a padding) is read with `item()`",
         "§1 `math.isfinite(t)` and the other `math` functions that take a double",
         "§2 op table: `if torch.any(t):`",
         "§2 op table: 3-arg `where` does not sync",
@@ -104,6 +112,22 @@ export const implicitHostRead: Rule = {
       if (condition) reportCondition(condition, `${keyword} ${shortText(condition, context, 30)}`);
     };
 
+    /** The arguments of `call` that PyTorch reads as integers: a size method's, a size function's, a padding; list and tuple elements too. */
+    function sizeArguments(call: SyntaxNode, name: string): SyntaxNode[] {
+      const callee = childByField(call, "function");
+      const method = callee?.type === "attribute" ? context.text(childByField(callee, "attribute")!) : undefined;
+      let given: SyntaxNode[];
+      if (method && SIZE_METHOD.test(method) && !SIZE_FUNCTION.test(name)) {
+        const receiver = childByField(callee!, "object")!;
+        if (!isTensorEvidence(evidenceOf(receiver), context)) return [];
+        // `new_full(size, fill_value)`: the fill value is a Scalar, read the same way.
+        given = positional(call);
+      } else if (SIZE_FUNCTION.test(name)) given = positional(call);
+      else if (PAD_FUNCTION.test(name)) given = positional(call).slice(1, 2);
+      else return [];
+      return given.flatMap((argument) => (argument.type === "list" || argument.type === "tuple" ? argument.children : [argument]));
+    }
+
     return {
       if_statement: conditionOf("if"),
       elif_clause: conditionOf("elif"),
@@ -137,6 +161,13 @@ export const implicitHostRead: Rule = {
           const check = argumentList(node).find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "error_if_nonfinite");
           const value = check ? childByField(check, "value") : undefined;
           if (value && context.text(value) === "True") context.report({ node, messageId: "nonfinite", data: { expression: shortText(node, context) } });
+          return;
+        }
+        const sizes = sizeArguments(node, name);
+        if (sizes.length > 0) {
+          // Only a tensor known to be on a GPU: sizes are mostly Python integers, or CPU tensors of shapes.
+          const onGpu = sizes.find((size) => evidenceOf(size).kind === "gpu");
+          if (onGpu) reportValue(node, onGpu, "size");
           return;
         }
         // Calls of anything else are most calls: they cost no argument list.
