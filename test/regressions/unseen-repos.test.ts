@@ -1539,4 +1539,65 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(linted("/proj/tests/test_inference.py", script), []);
     assert.deepStrictEqual(linted("/proj/numerical_tests.py", script), []);
   });
+
+  it("a switch written into the function (`do_test = False`, then `if do_test:`) never runs its branch (peft's examples)", () => {
+    const code = py`
+      import torch
+      def main(model, loader, test_loader):
+          do_test = False
+          for batch in loader:
+              loss = model(batch.cuda(non_blocking=True)).mean()
+              loss.backward()
+          if do_test:
+              for batch in test_loader:
+                  preds = model(batch.cuda(non_blocking=True)).cpu()
+          verbose = True
+          for batch in loader:
+              out = model(batch.cuda(non_blocking=True))
+              if not verbose:
+                  print(out.sum().item())
+              if verbose:
+                  print(out.sum().item())
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["16 item-in-hot-path"]);
+    // Set anew somewhere, it decides nothing.
+    assert.deepStrictEqual(findings(code.replace("    verbose = True\n", "    verbose = True\n    verbose = load()\n")).map((f) => f.line), [15, 17]);
+  });
+
+  it("a window of each period (`collected_frames % eval_iter < frames_per_batch`, torchrl's evaluation gate) is a periodic guard", () => {
+    const code = py`
+      import torch
+      def train(collector, model, eval_iter, frames_per_batch):
+          collected_frames = 0
+          for data in collector:
+              collected_frames += data.numel()
+              loss = model(data.cuda(non_blocking=True)).mean()
+              loss.backward()
+              if abs(collected_frames % 25000) < frames_per_batch:
+                  print(loss.item())
+              if collected_frames % eval_iter < frames_per_batch:
+                  print(loss.item())
+              if collected_frames % eval_iter > frames_per_batch:
+                  print(loss.item())
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => f.line), [13]);
+  });
+
+  it("a name for indices is no mask, though it starts like one (`keep_idx_i`, `keep_inds`: faster-rcnn); `mask_indices` stays a mask (fairseq)", () => {
+    const code = py`
+      import torch
+      from torchvision.ops import nms
+      class ProposalLayer(torch.nn.Module):
+          def forward(self, rois, scores, labels):
+              rois = rois.cuda()
+              keep_idx_i = nms(rois, scores, 0.7).long().view(-1)
+              rois_kept = rois[keep_idx_i, :]
+              keep_inds = torch.cat([labels.new_ones(1), labels.new_zeros(1)])
+              labels_kept = labels[keep_inds]
+              mask_indices = torch.from_numpy(compute_mask(rois.shape)).to(rois.device)
+              masked = rois[mask_indices]
+              return rois_kept, labels_kept, masked
+    `;
+    assert.deepStrictEqual(findings(code, "data-dependent-shape").map((f) => f.line), [11]);
+  });
 });

@@ -269,6 +269,17 @@ ruleTester.run("item-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a function scripted with `@torch.jit.script` runs on every call: its `.item()` waits, with no graph to break",
+      code: py`
+        import torch
+        device = torch.device("cuda")
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            return x.sum().item()
+      `,
+      errors: [{ line: 5, column: 20, messageIncludes: ["in the scripted function `f()`"] }],
+    },
+    {
       name: "batch elements are not known to stay on the host when the loop only casts another one, or they come through `zip`",
       code: py`
         import torch

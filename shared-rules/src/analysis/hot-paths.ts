@@ -162,7 +162,8 @@ export class HotPaths {
   private callSiteQuestions = 0;
   private indexedAllCalls = false;
   private options: Map<string, OptionDefault> | undefined;
-  private compiledFunctions: Set<SyntaxNode> | undefined;
+  /** Compiled functions, by how: `torch.compile` (Dynamo: a sync breaks the graph) or TorchScript (a sync is a sync). */
+  private compiledFunctions: Map<SyntaxNode, "torch.compile" | "TorchScript"> | undefined;
   private patchedForwards: Map<SyntaxNode, SyntaxNode> | undefined;
   private readonly inProgress = new Set<SyntaxNode>();
   private readonly loopsInProgress = new Set<SyntaxNode>();
@@ -421,8 +422,11 @@ export class HotPaths {
     const label = this.functionLabel(fn);
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
-    if (this.compiled().has(fn))
-      return { hot: true, where: `in the compiled function ${label}`, frequency: "on every call", reason: `${label} is compiled with \`torch.compile\`/TorchScript`, compiled: "torch.compile" };
+    const compiledBy = this.compiled().get(fn);
+    if (compiledBy === "torch.compile")
+      return { hot: true, where: `in the compiled function ${label}`, frequency: "on every call", reason: `${label} is compiled with \`torch.compile\``, compiled: "torch.compile" };
+    // TorchScript runs each op as eager code would: a sync waits the same, and breaks no graph.
+    if (compiledBy) return { hot: true, where: `in the scripted function ${label}`, frequency: "on every call", reason: `${label} is compiled with TorchScript, for code that runs often` };
     if (cls && name === "forward")
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: "`forward` runs once per step (and once per token when decoding)" };
     // `generate()` calls each logits processor and stopping criterion once per generated token.
@@ -726,9 +730,13 @@ export class HotPaths {
     }
   }
 
-  /** The functions compiled by decorator or passed (as a function or a module instance) to `torch.compile`. */
-  private indexCompiled(): Set<SyntaxNode> {
-    const compiled = new Set<SyntaxNode>();
+  /** The functions compiled by decorator or passed (as a function or a module instance) to `torch.compile` or `torch.jit.script`. */
+  private indexCompiled(): Map<SyntaxNode, "torch.compile" | "TorchScript"> {
+    const compiled = new Map<SyntaxNode, "torch.compile" | "TorchScript">();
+    // `torch.compile` wins over TorchScript where a function is given to both.
+    const add = (fn: SyntaxNode, by: "torch.compile" | "TorchScript") => {
+      if (compiled.get(fn) !== "torch.compile") compiled.set(fn, by);
+    };
     const statements = this.env.root.children;
     // Indexed loops with early exits: this pass runs per keystroke over every statement, often before V8 has
     // optimised it, and unoptimised for-of loops allocate an iterator per array.
@@ -737,18 +745,19 @@ export class HotPaths {
       if (calls.decorated.length === 0 && calls.compileCalls.length === 0) continue;
       for (const node of calls.decorated) {
         const definition = childByField(node, "definition");
-        if (!node.children.some((d) => d.type === "decorator" && this.isCompileDecorator(d))) continue;
-        if (definition?.type === "function_definition") compiled.add(definition);
+        const by = node.children.map((d) => (d.type === "decorator" ? this.compileDecorator(d) : undefined)).find((kind) => kind);
+        if (!by) continue;
+        if (definition?.type === "function_definition") add(definition, by);
         if (definition?.type === "class_definition") {
           const forward = methodOf(definition, "forward", this.env.text);
-          if (forward) compiled.add(forward);
+          if (forward) add(forward, by);
         }
       }
       for (const node of calls.compileCalls) {
         const name = this.env.evidence.qualifiedName(childByField(node, "function")!);
         if (name !== "torch.compile" && name !== "torch.jit.script") continue;
         const [target] = positionalArguments(node);
-        if (target) for (const fn of this.compiledTargets(target)) compiled.add(fn);
+        if (target) for (const fn of this.compiledTargets(target)) add(fn, name === "torch.compile" ? "torch.compile" : "TorchScript");
       }
     }
     return compiled;
@@ -780,17 +789,17 @@ export class HotPaths {
     return patches;
   }
 
-  private compiled(): Set<SyntaxNode> {
+  private compiled(): Map<SyntaxNode, "torch.compile" | "TorchScript"> {
     this.compiledFunctions ??= this.indexCompiled();
     return this.compiledFunctions;
   }
 
-  private isCompileDecorator(decorator: SyntaxNode): boolean {
+  private compileDecorator(decorator: SyntaxNode): "torch.compile" | "TorchScript" | undefined {
     let expression = decorator.children[0];
-    if (!expression) return false;
+    if (!expression) return undefined;
     if (expression.type === "call") expression = childByField(expression, "function") ?? expression;
     const name = this.env.evidence.qualifiedName(expression);
-    return name === "torch.compile" || name === "torch.jit.script" || name === "torch._dynamo.optimize";
+    return name === "torch.compile" || name === "torch._dynamo.optimize" ? "torch.compile" : name === "torch.jit.script" ? "TorchScript" : undefined;
   }
 
   /** The functions that `torch.compile(target)` compiles, when they are defined in this file. */
@@ -863,7 +872,7 @@ export class HotPaths {
     }
     const branch = branchOf(ancestor, child);
     if (!branch) return undefined;
-    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.optionDefaultBranch(branch.condition, branch.taken) ?? this.tensorOnlyBranch(branch, depth);
+    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.localSettingBranch(branch) ?? this.optionDefaultBranch(branch.condition, branch.taken) ?? this.tensorOnlyBranch(branch, depth);
     if (constant) return constant;
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
@@ -1030,6 +1039,24 @@ export class HotPaths {
     if (value === undefined) return undefined;
     if (nameTestHolds(test, value) === taken) return undefined;
     return `it never runs with the default settings: the test at line ${this.line(condition)} depends on \`${test.name}\`, set once to \`${this.text(binding.value).replace(/\s+/g, " ")}\` at line ${this.line(binding.node)}`;
+  }
+
+  /**
+   * Why a branch never runs: it tests a variable of its function bound once, to a literal (`do_test = False`, then
+   * `if do_test:`), that nothing else binds; a switch written into the script, like a module-level setting.
+   */
+  private localSettingBranch({ condition, taken }: Branch): string | undefined {
+    const test = this.parameterTest(condition);
+    const fn = enclosingFunctionOf(condition);
+    const scope = fn && this.env.scopes.get(fn);
+    const bindings = test && scope?.bindings.get(test.name);
+    const binding = bindings?.length === 1 && bindings[0].kind === "assign" && bindings[0].unpackPath.length === 0 ? bindings[0] : undefined;
+    if (!test || !binding?.value || !LITERAL_TYPES.has(unparenthesized(binding.value).type) || binding.node.start > condition.start) return undefined;
+    // A nested function may rebind it (`nonlocal do_test`).
+    if (new RegExp(`\\bnonlocal\\b[^\\n]*\\b${test.name}\\b`).test(this.text(fn!))) return undefined;
+    const value = this.text(unparenthesized(binding.value));
+    if (nameTestHolds(test, value) === taken) return undefined;
+    return `it never runs: the test at line ${this.line(condition)} depends on \`${test.name}\`, set once to \`${value}\` at line ${this.line(binding.node)}`;
   }
 
   /** The literal a setting's value has by default: a literal, or `os.environ.get("NAME", literal)` (through `int()`/`float()`). */
@@ -1596,6 +1623,15 @@ export class HotPaths {
     return undefined;
   }
 
+  /** `frames % period`, or its `abs(...)`: a remainder, which comes round once a period. */
+  private isRemainder(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "binary_operator") return node.tokens[0] === "%" && !isStringNode(unparenthesized(node.children[0]));
+    if (node.type !== "call" || this.text(childByField(node, "function")!) !== "abs") return false;
+    const [argument] = positionalArguments(node);
+    return !!argument && positionalArguments(node).length === 1 && this.isRemainder(argument);
+  }
+
   /** `step % N == 0`, `(i + 1) % N == 0`, `... and it % k == 0`, `i == len(loader) - 1`, `is_last_step`. */
   isPeriodic(raw: SyntaxNode): boolean {
     if (this.rebuildsCache(raw)) return true;
@@ -1621,6 +1657,8 @@ export class HotPaths {
           if (isModuloTest(node, this.env.text, this.env.scopes)) return true;
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
         }
+        // `if collected_frames % eval_iter < frames_per_batch:` (torchrl): a window of each period.
+        if ((node.tokens[0] === "<" || node.tokens[0] === "<=") && this.isRemainder(left)) return true;
         // `if step < 3:` runs on the first few steps of the whole run only.
         if (node.tokens[0] === "<" || node.tokens[0] === "<=")
           return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && (this.countsUpInBranch(left, node) || this.countsIterations(left, node)));

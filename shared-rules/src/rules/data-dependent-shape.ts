@@ -190,6 +190,14 @@ export const dataDependentShape: Rule = {
 const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
 
 /** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
+/**
+ * A name for a mask (`mask`, `keep`, `valid`, `pos`), unless it names indices with a weaker word (`keep_idx_i`,
+ * `keep_inds`: faster-rcnn's NMS output); `mask_indices` stays a mask (fairseq's boolean masks are named so).
+ */
+function namedLikeMask(name: string): boolean {
+  return MASK_NAME.test(name) && (/mask/i.test(name) || !INDEX_NAME.test(name));
+}
+
 /** Methods that give the same elements in another shape, or a copy of them. */
 const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
 
@@ -218,13 +226,13 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       // `masked_target = target - start` (integer indices, whatever the name says), or a view of such a value.
       if (value && depth < 4 && computesNumbers(value, context, depth)) return false;
       if (binding?.kind === "parameter" && passedIndices(binding, context, depth)) return false;
-      if (MASK_NAME.test(context.text(node))) return true;
+      if (namedLikeMask(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
     }
     case "attribute": {
       const text = context.text(node);
-      return MASK_NAME.test(text.slice(text.lastIndexOf(".") + 1));
+      return namedLikeMask(text.slice(text.lastIndexOf(".") + 1));
     }
     default:
       return false;
