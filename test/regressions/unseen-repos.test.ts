@@ -1600,4 +1600,22 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "data-dependent-shape").map((f) => f.line), [11]);
   });
+
+  it("`Variable(x)` (PyTorch before 0.4) is `x`, on its device: faster-rcnn's `im_data.data.resize_(...).copy_(data[0])` copies each batch with a blocking copy", () => {
+    const code = py`
+      import torch
+      from torch.autograd import Variable
+      def train(model, dataloader, optimizer, iters_per_epoch):
+          im_data = torch.FloatTensor(1).cuda()
+          im_data = Variable(im_data)
+          data_iter = iter(dataloader)
+          for step in range(iters_per_epoch):
+              data = next(data_iter)
+              im_data.data.resize_(data[0].size()).copy_(data[0])
+              loss = model(im_data).mean()
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [9]);
+  });
 });

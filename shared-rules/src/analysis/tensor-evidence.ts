@@ -570,6 +570,8 @@ export class TensorEvidence {
   private ofNamedCall(node: SyntaxNode, fn: SyntaxNode, qualified: string): Evidence | undefined {
     const short = qualified.slice(qualified.lastIndexOf(".") + 1);
     const namespace = qualified.includes(".") ? qualified.slice(0, qualified.lastIndexOf(".")) : "";
+    // `Variable(x)` (PyTorch before 0.4): the same tensor, where it was.
+    if ((qualified === "torch.autograd.Variable" || qualified === "torch.autograd.variable.Variable") && positionalArguments(node).length >= 1) return this.of(positionalArguments(node)[0]);
     if (namespace === "" && fn.type === "identifier") {
       if (SCALAR_BUILTINS.has(qualified)) return evidence("scalar", `the result of \`${qualified}()\``);
       if (CONTAINER_BUILTINS.has(qualified)) return evidence("container", `the result of \`${qualified}()\``);
