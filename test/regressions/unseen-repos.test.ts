@@ -1618,4 +1618,28 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [9]);
   });
+
+  it("the `else` of a test that a cached value is still good rebuilds the cache: not per step (KAIR's SSIM window)", () => {
+    const code = py`
+      import torch
+      def create_window(size, channel):
+          return torch.ones(channel, 1, size, size)
+      class SSIMLoss(torch.nn.Module):
+          def forward(self, img1, img2):
+              channel = img1.size(1)
+              if channel == self.channel and self.window.data.type() == img1.data.type():
+                  window = self.window
+              else:
+                  window = create_window(self.window_size, channel)
+                  if img1.is_cuda:
+                      window = window.cuda(img1.get_device())
+                  self.window = window
+                  self.channel = channel
+              return window.sum().item()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["15 item-in-hot-path"]);
+    // An \`else\` that sets nothing the test reads runs whenever the test fails.
+    const uncached = code.replace("            self.window = window\n", "").replace("            self.channel = channel\n", "");
+    assert.deepStrictEqual(findings(uncached).map((f) => `${f.line} ${f.rule}`), ["12 blocking-host-to-device", "13 item-in-hot-path"]);
+  });
 });

@@ -1591,6 +1591,7 @@ export class HotPaths {
         // `if global_step % train_frequency == 0:` around the backward pass and the optimizer step is the training
         // step itself (an off-policy update, an accumulation boundary), not a report every N steps; unless the loop
         // trains outside it too (a GAN's generator, updated every `n_critic` discriminator steps).
+        if (condition && child.type === "else_clause" && this.rebuildsCache(condition, childByField(child, "body"))) return ancestor;
         return child.field === "consequence" && condition && this.isPeriodic(condition) && !(this.trains(child) && !this.trainsBeside(ancestor)) ? ancestor : undefined;
       }
       case "conditional_expression": {
@@ -1769,10 +1770,10 @@ export class HotPaths {
   /**
    * `if self.grid.shape[2:4] != x.shape[2:4]: self.grid = make_grid(...)`: a branch that tests an attribute of
    * `self` (or `hasattr(self, "grid")`) and sets it anew runs when the cached value must change (the first step, a
-   * new shape), not every step.
+   * new shape), not every step; so does the `else` of a test that the cache is still good (`if channel ==
+   * self.channel: window = self.window` `else: ...; self.window = window`, KAIR's SSIM loss).
    */
-  private rebuildsCache(condition: SyntaxNode): boolean {
-    const branch = consequenceOf(condition);
+  private rebuildsCache(condition: SyntaxNode, branch = consequenceOf(condition)): boolean {
     if (!branch) return false;
     const tested = new Set<string>();
     this.someNode(condition, (node) => {
