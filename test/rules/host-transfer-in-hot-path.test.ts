@@ -118,6 +118,25 @@ ruleTester.run("host-transfer-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a tokenizer's `decode`/`batch_decode` of generated ids on the GPU turns them into a list (`to_py_obj`): not a list, host ids, or another object's `decode`",
+      code: py`
+        import torch
+        def evaluate(model, tokenizer, loader, device):
+            for batch in loader:
+                input_ids = batch["input_ids"].to(device, non_blocking=True)
+                outputs = model.generate(input_ids, max_new_tokens=10)
+                preds = tokenizer.batch_decode(outputs, skip_special_tokens=True)
+                labels = tokenizer.batch_decode(batch["labels"])
+                text = self.tokenizer.decode(outputs[0])
+                other = decoder.decode(outputs)
+                listed = tokenizer.decode([1, 2, 3])
+      `,
+      errors: [
+        { line: 6, column: 27, messageIncludes: ["`tokenizer.batch_decode(outputs, skip_special_toke", "to_py_obj"] },
+        { line: 8, column: 31, messageIncludes: ["`self.tokenizer.decode(outputs[0])`"] },
+      ],
+    },
+    {
       name: "`.cpu()` in an evaluation loop",
       code: py`
         import torch

@@ -4,6 +4,7 @@ import { calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, meth
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
 import { safeFixes } from "../fixes/edits";
+import { TOKENIZER_NAME, lastName } from "../analysis/names";
 
 /** Copies of a GPU tensor to host memory (`.cpu()`, `.tolist()`, `np.array(t)`) on a path that runs every step. */
 export const hostTransferInHotPath: Rule = {
@@ -12,7 +13,7 @@ export const hostTransferInHotPath: Rule = {
     code: "SYN102",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)` or `np.array(t)` on a GPU tensor in code that runs every step.",
+    description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)`, `np.array(t)` or a tokenizer's `decode`/`batch_decode` on a GPU tensor in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -20,6 +21,7 @@ export const hostTransferInHotPath: Rule = {
     messages: {
       transfer: "`{{expression}}` {{where}} copies a GPU tensor to host memory and waits for the GPU {{frequency}}{{assumption}}.",
       tolist: "`{{expression}}` {{where}} copies a GPU tensor to a Python list and waits for the GPU {{frequency}}{{assumption}}.",
+      decode: "`{{expression}}` {{where}} decodes token ids that are on the GPU: the tokenizer turns them into a Python list first (`to_py_obj`, `.tolist()`), which waits for the GPU {{frequency}}{{assumption}}; decode ids moved to the host once, for the whole batch or after the loop.",
     },
     mechanism: [
       "**Copy** — `_to_copy` allocates a pageable CPU tensor and launches a device-to-host `cudaMemcpyAsync` on the current stream.",
@@ -48,7 +50,7 @@ export const hostTransferInHotPath: Rule = {
         "It is offered only when the list is created empty right before the loop and not used elsewhere in it, and the tensor is new in every " +
         "iteration; after the loop one line moves every element to the host the way the loop did (`all_preds = [t.cpu() for t in all_preds]`, " +
         "or `[e for t in all_preds for e in t.cpu().numpy()]` for `.extend`), so the list holds the same values (a later `torch.cat` gives one array).",
-      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`"],
+      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`", "§7 a Hugging Face tokenizer's `decode` turns a tensor into a list with `to_py_obj`"],
     },
   },
   create(context) {
@@ -80,6 +82,13 @@ export const hostTransferInHotPath: Rule = {
           if (call.method === "to" && isBlockingMoveToCpu(node)) return report(node, call.receiver, call.range, "transfer", true);
           if (call.method === "tolist") return report(node, call.receiver, call.range, "tolist", false);
           if (call.method === "numpy" && isTrueLiteral(keyword(node, "force", context))) return report(node, call.receiver, call.range, "transfer", false);
+          // `tokenizer.batch_decode(generated_ids)`: Hugging Face tokenizers convert their input with `to_py_obj`.
+          if ((call.method === "decode" || call.method === "batch_decode") && TOKENIZER_NAME.test(lastName(context.text(call.receiver)))) {
+            const [ids] = positional(node);
+            // Only ids known to be on a GPU: tokenizers decode lists and host tensors as often.
+            if (ids && context.analysis.tensorEvidence(ids).kind === "gpu") return report(node, ids, call.range, "decode", false);
+            return;
+          }
         }
         const name = calleeName(node, context);
         if (name === "numpy.array" || name === "numpy.asarray" || name === "numpy.asanyarray") {
