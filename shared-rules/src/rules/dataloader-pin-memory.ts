@@ -165,9 +165,10 @@ function iterates(iterable: SyntaxNode, loaderName: string, context: RuleContext
 /**
  * The first move of the loop's batches to a GPU: of a value read from the loop's batch names (`batch`, `x, y`,
  * or what `next(loader)` gave), directly or through assignments in the loop (`images = data[0]`, `x, y =
- * batch`, `img = get_input(batch, "image")`), or of the `next(...)` call itself; what a model computes from the
- * batch (`model.encode(batch)`), or what is indexed with a batch of indices (`data.x[idx]`), is no batch. Other moves in the loop (a `randn_like(...)`, a scheduler's table) say nothing of the
- * batches; nor does one under a branch that never runs with the default options.
+ * batch`, `img = get_input(batch, "image")`), or of the `next(...)` call itself. What a model computes from the
+ * batch (`model.encode(batch)`) or what a batch of indices selects (`data.x[idx]`) is no batch, and other moves
+ * in the loop (a `randn_like(...)`, a scheduler's table) say nothing of the batches; nor does a move under a
+ * branch that never runs with the default options.
  */
 function firstDeviceMove(loop: SyntaxNode, batchNames: Set<string>, context: RuleContext, nextCall?: SyntaxNode): SyntaxNode | undefined {
   const body = childByField(loop, "body");
