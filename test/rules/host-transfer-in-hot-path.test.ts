@@ -118,6 +118,23 @@ ruleTester.run("host-transfer-in-hot-path", {
   ],
   invalid: [
     {
+      name: "an `evaluate` metric's `add_batch` of GPU predictions casts them to NumPy: not host values, nor another object's `add_batch`",
+      code: py`
+        import torch
+        import evaluate
+        def evaluate_model(model, loader, device):
+            metric = evaluate.load("accuracy")
+            for batch in loader:
+                batch = batch.to(device, non_blocking=True)
+                predictions = model(batch).argmax(dim=-1)
+                metric.add_batch(predictions=predictions, references=batch.labels)
+                metric.add_batch(predictions=[1, 2], references=[1, 2])
+                writer.add_batch(predictions=predictions)
+            return metric.compute()
+      `,
+      errors: [{ line: 8, column: 16, messageIncludes: ["`metric.add_batch(predictions=predictions, referen", "cast_to_python_objects"] }],
+    },
+    {
       name: "a tokenizer's `decode`/`batch_decode` of generated ids on the GPU turns them into a list (`to_py_obj`): not a list, host ids, or another object's `decode`",
       code: py`
         import torch

@@ -6,6 +6,9 @@ import { insertLinesAfter } from "../fixes/indentation";
 import { safeFixes } from "../fixes/edits";
 import { TOKENIZER_NAME, lastName } from "../analysis/names";
 
+/** A metric of Hugging Face `evaluate` (or `datasets`), by its name: `metric`, `accuracy_metric`. */
+const METRIC_NAME = /(^|_)metric$/i;
+
 /** Copies of a GPU tensor to host memory (`.cpu()`, `.tolist()`, `np.array(t)`) on a path that runs every step. */
 export const hostTransferInHotPath: Rule = {
   meta: {
@@ -13,7 +16,7 @@ export const hostTransferInHotPath: Rule = {
     code: "SYN102",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)`, `np.array(t)` or a tokenizer's `decode`/`batch_decode` on a GPU tensor in code that runs every step.",
+    description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)`, `np.array(t)` or a tokenizer's `decode`/`batch_decode` or an `evaluate` metric's `add_batch` on a GPU tensor in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -21,6 +24,7 @@ export const hostTransferInHotPath: Rule = {
     messages: {
       transfer: "`{{expression}}` {{where}} copies a GPU tensor to host memory and waits for the GPU {{frequency}}{{assumption}}.",
       tolist: "`{{expression}}` {{where}} copies a GPU tensor to a Python list and waits for the GPU {{frequency}}{{assumption}}.",
+      metric: "`{{expression}}` {{where}} hands GPU tensors to a metric that turns them into NumPy arrays (`cast_to_python_objects`, `.detach().cpu().numpy()`), which waits for the GPU {{frequency}}{{assumption}}; keep the predictions on the GPU and add them once, after the loop.",
       decode: "`{{expression}}` {{where}} decodes token ids that are on the GPU: the tokenizer turns them into a Python list first (`to_py_obj`, `.tolist()`), which waits for the GPU {{frequency}}{{assumption}}; decode ids moved to the host once, for the whole batch or after the loop.",
     },
     mechanism: [
@@ -50,7 +54,7 @@ export const hostTransferInHotPath: Rule = {
         "It is offered only when the list is created empty right before the loop and not used elsewhere in it, and the tensor is new in every " +
         "iteration; after the loop one line moves every element to the host the way the loop did (`all_preds = [t.cpu() for t in all_preds]`, " +
         "or `[e for t in all_preds for e in t.cpu().numpy()]` for `.extend`), so the list holds the same values (a later `torch.cat` gives one array).",
-      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`", "§7 a Hugging Face tokenizer's `decode` turns a tensor into a list with `to_py_obj`"],
+      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`", "§7 a Hugging Face tokenizer's `decode` turns a tensor into a list with `to_py_obj`", "§7 an `evaluate` metric's `add_batch` casts tensors with `.detach().cpu().numpy()`"],
     },
   },
   create(context) {
@@ -87,6 +91,12 @@ export const hostTransferInHotPath: Rule = {
             const [ids] = positional(node);
             // Only ids known to be on a GPU: tokenizers decode lists and host tensors as often.
             if (ids && context.analysis.tensorEvidence(ids).kind === "gpu") return report(node, ids, call.range, "decode", false);
+            return;
+          }
+          // `metric.add_batch(predictions=preds, references=labels)` (`evaluate`, `datasets`): encoded as Python objects.
+          if (call.method === "add_batch" && METRIC_NAME.test(lastName(context.text(call.receiver)))) {
+            const given = ["predictions", "references"].map((name) => keyword(node, name, context)).find((value) => value && context.analysis.tensorEvidence(value).kind === "gpu");
+            if (given) return report(node, given, call.range, "metric", false);
             return;
           }
         }
