@@ -55,7 +55,7 @@ export class IncrementalLinter {
   lint(text: string, syntax: SyntaxTree, options: LintOptions = {}): LintResult {
     const previous = this.previous;
     this.previous = undefined;
-    const facts = fileFacts(text);
+    const facts = fileFacts(text, options.filePath);
     const source = options.source?.text === text ? options.source : new SourceText(text);
     const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
     const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);

@@ -372,12 +372,13 @@ function isInferenceScript(text: string): boolean {
 
 /**
  * The facts about the whole text that any statement's lint may read: flags drawn from the text, the line
- * ending fixes copy, whether fixes must add `import torch`. When one changes, every statement is linted again.
+ * ending fixes copy, whether fixes must add `import torch`, whether a file named for a test run is an inference
+ * script (asked of the text only for such names). When one changes, every statement is linted again.
  */
-export function fileFacts(text: string): string {
+export function fileFacts(text: string, filePath?: string): string {
   const flags = textFlags(text);
   // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements.
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), isInferenceScript(text)].join(",");
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text)].join(",");
 }
 
 export interface SyntaxProblem {

@@ -1030,8 +1030,7 @@ export class HotPaths {
    */
   private moduleSettingBranch({ condition, taken }: Branch): string | undefined {
     const test = this.parameterTest(condition);
-    const bindings = test && this.env.scopes.module.bindings.get(test.name);
-    const binding = bindings?.length === 1 && bindings[0].kind === "assign" && bindings[0].unpackPath.length === 0 ? bindings[0] : undefined;
+    const binding = test && soleAssignment(this.env.scopes.module.bindings.get(test.name));
     if (!test || !binding?.value || resolveBinding(test.name, condition.start, scopeOf(condition, this.env.scopes)) !== binding) return undefined;
     // `global USE_FP8` in a function may set it anew.
     if (new RegExp(`\\bglobal\\b[^\\n]*\\b${test.name}\\b`).test(this.env.text)) return undefined;
@@ -1049,8 +1048,7 @@ export class HotPaths {
     const test = this.parameterTest(condition);
     const fn = enclosingFunctionOf(condition);
     const scope = fn && this.env.scopes.get(fn);
-    const bindings = test && scope?.bindings.get(test.name);
-    const binding = bindings?.length === 1 && bindings[0].kind === "assign" && bindings[0].unpackPath.length === 0 ? bindings[0] : undefined;
+    const binding = test && soleAssignment(scope?.bindings.get(test.name));
     if (!test || !binding?.value || !LITERAL_TYPES.has(unparenthesized(binding.value).type) || binding.node.start > condition.start) return undefined;
     // A nested function may rebind it (`nonlocal do_test`).
     if (new RegExp(`\\bnonlocal\\b[^\\n]*\\b${test.name}\\b`).test(this.text(fn!))) return undefined;
@@ -2031,6 +2029,11 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
 }
 
 /** The block an `if`/`elif` runs when `condition`, its test, holds. */
+/** The one binding of a name, when it is a plain assignment (`USE_FP8 = False`, `do_test = False`): a setting. */
+function soleAssignment(bindings: Binding[] | undefined): Binding | undefined {
+  return bindings?.length === 1 && bindings[0].kind === "assign" && bindings[0].unpackPath.length === 0 ? bindings[0] : undefined;
+}
+
 function consequenceOf(condition: SyntaxNode): SyntaxNode | undefined {
   const statement = condition.parent;
   return condition.field === "condition" && (statement?.type === "if_statement" || statement?.type === "elif_clause") ? childByField(statement, "consequence") : undefined;

@@ -4,7 +4,7 @@ import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { enclosingClassOf } from "../syntax";
 import { DEVICE_NAME, lastName } from "../analysis/names";
-import { calleeName, keyword, methodCall, positional } from "./support";
+import { MethodCall, calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 
@@ -204,8 +204,13 @@ function firstDeviceMove(loop: SyntaxNode, batchNames: Set<string>, context: Rul
 /** What `call` moves to a GPU, if it moves something there: the receiver of `.to(device)`, `.cuda()`, `.type(cuda type)`, or a helper's first argument. */
 function deviceMoveOf(node: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
   const call = methodCall(node, context);
-  // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing.
-  if (call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") return undefined;
+  const moved = movedBy(node, call, context);
+  // Batches a prepared loader (accelerate, Fabric) already put on the device: `.to(device)` moves nothing. Asked
+  // only of moves: the walk meets every call of the loop.
+  return moved && !(call && context.analysis.tensorEvidence(call.receiver).kind === "gpu") ? moved : undefined;
+}
+
+function movedBy(node: SyntaxNode, call: MethodCall | undefined, context: RuleContext): SyntaxNode | undefined {
   if (call?.method === "cuda") return call.receiver;
   // `batch = batch_to_device(batch, device)`, `move_to_device(batch, device)`: a helper that moves the batch.
   const callee = childByField(node, "function");

@@ -117,7 +117,7 @@ export const implicitHostRead: Rule = {
       const callee = childByField(call, "function");
       const method = callee?.type === "attribute" ? context.text(childByField(callee, "attribute")!) : undefined;
       let given: SyntaxNode[];
-      if (method && SIZE_METHOD.test(method) && !SIZE_FUNCTION.test(name)) {
+      if (method && SIZE_METHOD.test(method)) {
         const receiver = childByField(callee!, "object")!;
         if (!isTensorEvidence(evidenceOf(receiver), context)) return [];
         // `new_full(size, fill_value)`: the fill value is a Scalar, read the same way.
