@@ -1642,4 +1642,48 @@ describe("findings on code synclint was not tuned on", () => {
     const uncached = code.replace("            self.window = window\n", "").replace("            self.channel = channel\n", "");
     assert.deepStrictEqual(findings(uncached).map((f) => `${f.line} ${f.rule}`), ["12 blocking-host-to-device", "13 item-in-hot-path"]);
   });
+
+  it("options the script refuses to run without (`if not args.do_train and not args.do_predict: raise`) are set in a run: their branches are per step; another flag's branch is not (NVIDIA's BERT fine-tuning)", () => {
+    const code = py`
+      import argparse
+      import torch
+      def main(model, loader):
+          parser = argparse.ArgumentParser()
+          parser.add_argument("--do_train", action="store_true")
+          parser.add_argument("--do_predict", action="store_true")
+          parser.add_argument("--do_eval", action="store_true")
+          args = parser.parse_args()
+          if not args.do_train and not args.do_predict:
+              raise ValueError("At least one of do_train or do_predict must be True.")
+          if args.do_train:
+              for batch in loader:
+                  print(model(batch.cuda(non_blocking=True)).sum().item())
+          if args.do_eval:
+              for batch in loader:
+                  print(model(batch.cuda(non_blocking=True)).mean().item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [13]);
+    // Without the refusal, `--do_train` is a flag off by default like `--do_eval`.
+    const optional = code.replace(/ {4}if not args\.do_train[^\n]*\n[^\n]*\n/, "");
+    assert.deepStrictEqual(findings(optional, "item-in-hot-path"), []);
+  });
+
+  it("a `*_step` function called only under a periodic guard is not per step (`checkpoint_step` every N steps); one called every step is", () => {
+    const code = py`
+      import torch
+      def checkpoint_step(model, step):
+          torch.cuda.synchronize()
+          torch.save(model.state_dict(), f"{step}.pt")
+      def train_step(model, batch):
+          return model(batch).sum().item()
+      def train(model, loader):
+          for step, batch in enumerate(loader):
+              train_step(model, batch)
+              if step % 1000 == 0:
+                  checkpoint_step(model, step)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["6 item-in-hot-path"]);
+    const everyStep = code.replace("        if step % 1000 == 0:\n            checkpoint_step", "        checkpoint_step");
+    assert.deepStrictEqual(findings(everyStep).map((f) => `${f.line} ${f.rule}`), ["3 explicit-synchronize", "6 item-in-hot-path"]);
+  });
 });

@@ -135,6 +135,38 @@ ruleTester.run("host-transfer-in-hot-path", {
       errors: [{ line: 8, column: 16, messageIncludes: ["`metric.add_batch(predictions=predictions, referen", "cast_to_python_objects"] }],
     },
     {
+      name: "what accelerate's `gather_for_metrics` returns is where its argument was, unpacked too: GPU predictions, not host labels",
+      code: py`
+        import torch
+        def evaluate_model(model, eval_dataloader, accelerator, metric):
+            for batch in eval_dataloader:
+                logits = model(**batch).logits
+                predictions, references = accelerator.gather_for_metrics((logits.argmax(dim=-1), batch["labels"]))
+                metric.add_batch(predictions=predictions, references=references)
+                labels = accelerator.gather(batch["labels"])
+                host_labels = labels.cpu()
+                gathered = accelerator.gather_for_metrics(logits)
+                kept = gathered.cpu()
+      `,
+      errors: [
+        { line: 6, column: 16, messageIncludes: ["`metric.add_batch(predictions=predictions, referen"] },
+        { line: 10, column: 25, messageIncludes: ["`gathered.cpu()`"], messageExcludes: ["(if"] },
+      ],
+    },
+    {
+      name: "a batch moved in place by a `.to(device)` statement (a `BatchEncoding`) is on the GPU after it, and only after it",
+      code: py`
+        import torch
+        def evaluate_model(model, test_dataloader, accelerator, outputs):
+            for step, batch in enumerate(test_dataloader):
+                before = batch["labels"].cpu()
+                batch.to(accelerator.device)
+                references = batch["labels"]
+                outputs.append(references.cpu())
+      `,
+      errors: [{ line: 7, column: 35, messageIncludes: ["`references.cpu()`"], messageExcludes: ["(if"] }],
+    },
+    {
       name: "a tokenizer's `decode`/`batch_decode` of generated ids on the GPU turns them into a list (`to_py_obj`): not a list, host ids, or another object's `decode`",
       code: py`
         import torch

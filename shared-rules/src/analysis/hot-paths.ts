@@ -435,8 +435,12 @@ export class HotPaths {
     const patch = this.forwardPatches().get(fn);
     if (patch)
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `\`${this.text(patch).replace(/\s+/g, " ")}\` (line ${this.line(patch)}) makes it a module's \`forward\``, gpuCaller: true };
-    if (/(^|_)step$/.test(name) || STEP_HOOK.test(name))
+    if (/(^|_)step$/.test(name) || STEP_HOOK.test(name)) {
+      // `checkpoint_step(...)` called only under `if step % save_every == 0:`: named for a step, run on some.
+      const periodic = this.calledOnlyPeriodically(fn, depth);
+      if (periodic) return this.cold(label, periodic);
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is called once per training step by convention` };
+    }
     // pix2pix/CycleGAN and BasicSR models: the training loop calls `set_input(data)` (`feed_data`) and then
     // `optimize_parameters()` on every batch, through a model built by a factory the analysis cannot follow.
     if (cls && (name === "optimize_parameters" || (MODEL_INPUT_METHOD.test(name) && methodOf(cls, "optimize_parameters", this.env.text))))
@@ -993,6 +997,12 @@ export class HotPaths {
         if (left?.type === "attribute") setInCode.add(this.text(childByField(left, "attribute")!));
         return;
       }
+      // `if not args.do_train and not args.do_predict: raise ValueError(...)`: the script runs with one of them set,
+      // so neither default says what a run does.
+      if (node.type === "if_statement") {
+        for (const name of this.requiredOptions(node)) setInCode.add(name);
+        return;
+      }
       if (node.type !== "call") return;
       const callee = childByField(node, "function");
       const method = callee?.type === "attribute" ? this.text(childByField(callee, "attribute")!) : "";
@@ -1021,6 +1031,29 @@ export class HotPaths {
     for (const name of setInCode) options.delete(name);
     if (setInCode.has("*")) options.clear();
     return (this.options = options);
+  }
+
+  /**
+   * The options an `if` requires at least one of, by refusing to go on without them: `if not args.do_train and
+   * not args.do_eval: raise ValueError(...)` (or `parser.error(...)`, `sys.exit(...)`). Empty for any other `if`.
+   */
+  private requiredOptions(statement: SyntaxNode): string[] {
+    const consequence = childByField(statement, "consequence");
+    const refuses = consequence?.children.some((child) =>
+      child.type === "raise_statement" || (child.type === "expression_statement" && /^(parser\.error|sys\.exit|exit)\(/.test(this.text(child))));
+    if (!refuses) return [];
+    const names: string[] = [];
+    const collect = (raw: SyntaxNode): boolean => {
+      const node = unparenthesized(raw);
+      if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.every(collect);
+      const operand = node.type === "not_operator" ? childByField(node, "argument") : undefined;
+      const object = operand?.type === "attribute" ? childByField(operand, "object") : undefined;
+      if (!operand || object?.type !== "identifier" || !OPTIONS_NAME.test(this.text(object))) return false;
+      names.push(this.text(childByField(operand, "attribute")!));
+      return true;
+    };
+    const condition = childByField(statement, "condition");
+    return condition && collect(condition) ? names : [];
   }
 
   /**

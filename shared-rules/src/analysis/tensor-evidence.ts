@@ -326,7 +326,12 @@ export class TensorEvidence {
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
     }
-    return this.ofBinding(binding);
+    const known = this.ofBinding(binding);
+    if (known.kind === "batch" && binding.kind === "for") {
+      const mover = this.movedInPlace(binding);
+      if (mover && mover.end <= node.start) return { kind: "gpu", reason: `moved in place by \`${this.text(mover)}\``, moved: true };
+    }
+    return known;
   }
 
   ofBinding(binding: Binding): Evidence {
@@ -401,11 +406,39 @@ export class TensorEvidence {
     return undefined;
   }
 
+  /**
+   * `for batch in loader:` ... `batch.to(accelerator.device)` as a statement of its own: a move whose result is
+   * dropped does something only to an object that moves itself (a tokenizer's `BatchEncoding`, a PyG `Data`), so
+   * the batch is on the device after it (and until the loop binds the next one). The call that moves it, if the
+   * loop's body has one.
+   */
+  private movedInPlace(binding: Binding): SyntaxNode | undefined {
+    const body = binding.loop && childByField(binding.loop, "body");
+    if (!body) return undefined;
+    for (const use of identifiersNamed(this.env.text, binding.name, body)) {
+      const attribute = use.parent;
+      const call = attribute?.parent;
+      if (attribute?.type !== "attribute" || use.field !== "object" || call?.type !== "call" || attribute.field !== "function") continue;
+      if (call.parent?.type !== "expression_statement" || call.parent.children.length !== 1) continue;
+      const method = this.text(childByField(attribute, "attribute")!);
+      const moves = method === "cuda" || (method === "to" && this.deviceOf(this.deviceArgument(call) ?? call) === "gpu");
+      if (moves && resolveBinding(binding.name, use.start, scopeOf(use, this.env.scopes)) === binding) return call;
+    }
+    return undefined;
+  }
+
   /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
   private unpack(value: SyntaxNode, path: number[]): Evidence {
     let node = unparenthesized(value);
     let index = 0;
-    while (index < path.length && (node.type === "tuple" || node.type === "list" || node.type === "expression_list")) {
+    while (index < path.length) {
+      // `preds, refs = accelerator.gather_for_metrics((preds, batch["labels"]))`: each name gets its own, gathered.
+      const gathered = gatheredArgument(node, this.env.text);
+      if (gathered) {
+        node = unparenthesized(gathered);
+        continue;
+      }
+      if (node.type !== "tuple" && node.type !== "list" && node.type !== "expression_list") break;
       const element = node.children[path[index]];
       if (!element) return UNKNOWN;
       node = unparenthesized(element);
@@ -777,6 +810,8 @@ export class TensorEvidence {
   private ofMethodCall(node: SyntaxNode, fn: SyntaxNode): Evidence {
     const sources = preparedSources(node, this.env.text);
     if (sources) return sources.length === 1 ? this.prepared(sources[0]) : evidence("container", "the objects `prepare` returns");
+    const gathered = gatheredArgument(node, this.env.text);
+    if (gathered) return this.of(gathered);
     const receiver = childByField(fn, "object")!;
     const method = this.text(childByField(fn, "attribute")!);
     // `k.endswith("_ids")`, `name.replace("a", "b")`: methods only strings have; their results are Python values.
@@ -1069,6 +1104,26 @@ function preparedSources(raw: SyntaxNode, text: string): SyntaxNode[] | undefine
 }
 
 
+const ACCELERATE_COLLECTIVE = /^(gather|gather_for_metrics|reduce|pad_across_processes)$/;
+const FABRIC_COLLECTIVE = /^(all_gather|all_reduce)$/;
+
+/**
+ * The argument of a collective that returns its tensors, gathered or reduced across processes, on the device they
+ * were on: `accelerator.gather_for_metrics(x)`, `accelerator.gather(x)`, `accelerator.reduce(x)`,
+ * `accelerator.pad_across_processes(x)` (accelerate), `fabric.all_gather(x)`, `fabric.all_reduce(x)` (Lightning
+ * Fabric). Undefined for any other call.
+ */
+function gatheredArgument(raw: SyntaxNode, text: string): SyntaxNode | undefined {
+  const call = unparenthesized(raw);
+  if (call.type !== "call") return undefined;
+  const callee = childByField(call, "function");
+  if (callee?.type !== "attribute") return undefined;
+  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  const method = textOf(childByField(callee, "attribute")!);
+  const receiver = textOf(childByField(callee, "object")!);
+  const collective = (/accelerator$/i.test(receiver) && ACCELERATE_COLLECTIVE.test(method)) || (/fabric$/i.test(receiver) && FABRIC_COLLECTIVE.test(method));
+  return collective ? positionalArguments(call)[0] : undefined;
+}
 
 export function positionalArguments(call: SyntaxNode): SyntaxNode[] {
   const args = childByField(call, "arguments");
