@@ -1686,4 +1686,49 @@ describe("findings on code synclint was not tuned on", () => {
     const everyStep = code.replace("        if step % 1000 == 0:\n            checkpoint_step", "        checkpoint_step");
     assert.deepStrictEqual(findings(everyStep).map((f) => `${f.line} ${f.rule}`), ["3 explicit-synchronize", "6 item-in-hot-path"]);
   });
+
+  it("a loop over a batch's own fields is not a step loop: a one-off helper that takes the first batch (NVIDIA's Triton `get_sample_input`)", () => {
+    const code = py`
+      import torch
+      def get_sample_input(dataloader, device):
+          for batch in dataloader:
+              _, x, _ = batch
+              break
+          sample_input = list(x.values())
+          for idx, s in enumerate(sample_input):
+              sample_input[idx] = torch.from_numpy(s).to(device)
+          return tuple(sample_input)
+      def train(model, dataloader, device):
+          for step, batch in enumerate(dataloader):
+              for idx, part in enumerate(batch):
+                  batch[idx] = part.to(device)
+              model(*batch).sum().backward()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [13]);
+    const contexts = lintSource(code, { config: resolveConfig({ select: ["blocking-host-to-device"] }, process.cwd()) }).findings.map((f) => f.message);
+    assert.match(contexts[0], /in the loop at line 12, inside the step loop of `train\(\)` \(line 11\)/);
+  });
+
+  it("a plain loop in a function called only under an option that is off by default is not reported (FastPitch's `--report-mel-loss`)", () => {
+    const code = py`
+      import argparse
+      import torch
+      def compute_mel_loss(mel, lens):
+          total = 0
+          for i in range(mel.size(0)):
+              total += mel[i, :5].sum().item()
+          return total
+      def main(model, loader):
+          parser = argparse.ArgumentParser()
+          parser.add_argument("--report-mel-loss", action="store_true")
+          args = parser.parse_args()
+          for b in loader:
+              mel = model(b.cuda(non_blocking=True))
+              if args.report_mel_loss:
+                  compute_mel_loss(mel, mel.sum(1))
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+    const always = code.replace("        if args.report_mel_loss:\n            compute_mel_loss", "        compute_mel_loss");
+    assert.deepStrictEqual(findings(always, "item-in-hot-path").map((f) => f.line), [6]);
+  });
 });

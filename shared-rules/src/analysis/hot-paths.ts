@@ -295,6 +295,8 @@ export class HotPaths {
     // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
     if (fn && /^test_/.test(this.text(childByField(fn, "name")!)))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in a test function, which runs once per test, not per step`);
+    const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
+    if (optional) return this.cold(owner, optional);
     return {
       hot: true,
       where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
@@ -1302,8 +1304,10 @@ export class HotPaths {
       const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
       if (binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value && unparenthesized(binding.value).type === "call" && this.yieldsBatches(binding.value, depth + 1)) return true;
     }
-    // A loader that puts its batches on the device (accelerate, Fabric) yields GPU tensors, still batches.
-    return this.env.evidence.elementOf(node, []).kind === "batch" || this.env.evidence.of(node).kind === "device-loader";
+    // A loader that puts its batches on the device (accelerate, Fabric) yields GPU tensors, still batches. A batch
+    // itself (`for s in sample_input:` with `sample_input = list(batch)`) yields its fields, within one step.
+    const whole = this.env.evidence.of(node).kind;
+    return whole === "device-loader" || (whole !== "batch" && this.env.evidence.elementOf(node, []).kind === "batch");
   }
 
   private iteratesStepRange(loop: SyntaxNode): boolean {
