@@ -73,6 +73,13 @@ describe("hidden syncs in library calls", () => {
     assert.match(messages("torch.amp.GradScaler('cuda')", "model.configure_optimizers(0.1)")[0], /^7: .*every step; /);
     assert.match(messages("torch.cuda.amp.GradScaler(enabled=amp)", "torch.optim.SGD(model.parameters(), lr=0.1)")[0], /^7: .*every step \(when AMP is enabled\);/);
     assert.match(messages("grad_scaler", "torch.optim.SGD(model.parameters(), lr=0.1)")[0], /^7: .*every step \(if `scaler` is an enabled `GradScaler`\);/);
+    // nnU-Net: a scaler on a GPU, `None` elsewhere; both branches scalers, one on and one maybe off, say nothing sure.
+    assert.match(messages("torch.amp.GradScaler('cuda') if device.type == 'cuda' else None", "model.configure_optimizers(0.1)")[0], /^7: .*every step; /);
+    assert.match(messages("(torch.amp.GradScaler('cuda') if new else torch.cuda.amp.GradScaler()) if cuda else None", "model.configure_optimizers(0.1)")[0], /^7: .*every step; /);
+    assert.deepStrictEqual(messages("torch.amp.GradScaler('cuda') if new else torch.cuda.amp.GradScaler(enabled=amp)", "model.configure_optimizers(0.1)"), []);
+    // nanochat: a scaler only for float16, beside an optimizer made elsewhere, may well be off.
+    assert.deepStrictEqual(messages("torch.amp.GradScaler() if dtype == torch.float16 else None", "model.configure_optimizers(0.1)"), []);
+    assert.match(messages("torch.amp.GradScaler() if dtype == torch.float16 else None", "torch.optim.SGD(model.parameters(), lr=0.1)")[0], /^7: .*every step \(when AMP is enabled\);/);
   });
 
   it("GradScaler.get_scale() and state_dict() read the scale, also on a scaler passed in", () => {

@@ -228,6 +228,19 @@ ruleTester.run("implicit-host-read", {
   ],
   invalid: [
     {
+      name: "`torch.is_nonzero(t)` reads a GPU tensor as a Python bool, like `bool(t)` (NVIDIA's nnU-Net Dice metric); not a host value's",
+      code: py`
+        import torch
+        def validate(model, loader):
+            for x, y in loader:
+                p = model(x.cuda(non_blocking=True)).argmax(1)
+                inter = (p == y.cuda(non_blocking=True)).sum()
+                dice = inter / p.numel() if torch.is_nonzero(inter) else 0.0
+                flag = torch.is_nonzero(torch.tensor(1))
+      `,
+      errors: [{ line: 6, messageIncludes: ["`torch.is_nonzero(inter)`", "converts a GPU tensor"] }],
+    },
+    {
       name: "a GPU tensor given as a size, a count or a padding is read with `item()` (yolov9's `torch.zeros(b, counts.max(), 5)`, `F.pad(x, [0, n])`)",
       code: py`
         import torch

@@ -171,7 +171,7 @@ export const implicitHostRead: Rule = {
           return;
         }
         // Calls of anything else are most calls: they cost no argument list.
-        if (!CONVERSIONS.has(name) && name !== "range" && name !== "max" && name !== "min" && name !== "all" && name !== "any" && !MATH_FUNCTION.test(name)) return;
+        if (!CONVERSIONS.has(name) && name !== "torch.is_nonzero" && name !== "range" && name !== "max" && name !== "min" && name !== "all" && name !== "any" && !MATH_FUNCTION.test(name)) return;
         const args = positional(node);
         // `all(eos_reached)`: the builtin iterates the tensor and asks each element for a bool (`t.all()` is one read).
         if ((name === "all" || name === "any") && args.length === 1) return reportValue(node, args[0], "iterate");
@@ -180,7 +180,8 @@ export const implicitHostRead: Rule = {
           if (tensorArgument) reportValue(node, tensorArgument, "conversion");
           return;
         }
-        if (CONVERSIONS.has(name) && args.length === 1) return reportValue(node, args[0], "conversion");
+        // `torch.is_nonzero(t)` is `bool(t)` spelled as a function: `at::is_nonzero` calls `item()`.
+        if ((CONVERSIONS.has(name) || name === "torch.is_nonzero") && args.length === 1) return reportValue(node, args[0], "conversion");
         if (name === "range") {
           const tensorBound = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorBound) reportValue(node, tensorBound, "index");

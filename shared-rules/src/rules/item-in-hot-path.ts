@@ -133,17 +133,34 @@ function gradScaler(receiver: SyntaxNode, context: RuleContext, depth = 0): "ena
   const made = assignedValue(receiver, context);
   // `scaler = grad_scaler`, `self.scaler = scaler`: the value it names.
   if (made && (made.type === "identifier" || made.type === "attribute") && depth < 4) return gradScaler(made, context, depth + 1);
-  if (made?.type === "call") {
-    const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
-    if (!/(^|\.)GradScaler$/.test(name)) return undefined;
-    const enabled = keyword(made, "enabled", context);
-    if (!enabled || context.text(enabled) === "True") return "enabled";
-    return context.text(enabled) === "False" ? undefined : "conditional";
-  }
-  if (made) return undefined;
+  if (made) return madeScaler(made, context);
   const target = unparenthesized(receiver);
   const name = target.type === "identifier" ? context.text(target) : target.type === "attribute" ? context.text(childByField(target, "attribute")!) : "";
   return SCALER_NAME.test(name) ? "named" : undefined;
+}
+
+/**
+ * What a scaler's value makes: `GradScaler(...)`, also in a branch of a conditional whose other branch is `None`
+ * or another scaler. A scaler made only on a CUDA device is on where this rule's findings apply (nnU-Net's
+ * `GradScaler("cuda") if self.device.type == "cuda" else None`); one made only for float16 (nanochat's `if
+ * COMPUTE_DTYPE == torch.float16 else None`) is on only then.
+ */
+function madeScaler(raw: SyntaxNode, context: RuleContext): "enabled" | "conditional" | undefined {
+  const made = unparenthesized(raw);
+  if (made.type === "conditional_expression") {
+    const [consequence, condition, alternative] = made.children;
+    const branches = [consequence, alternative].filter((branch) => branch && unparenthesized(branch).type !== "none");
+    const kinds = branches.map((branch) => madeScaler(branch!, context));
+    if (kinds.length === 0 || kinds.some((kind) => kind !== kinds[0])) return undefined;
+    const onlyOnCuda = branches.length === 2 || (condition && /\bcuda\b|\bdevice\b/.test(context.text(condition)));
+    return onlyOnCuda ? kinds[0] : kinds[0] && "conditional";
+  }
+  if (made.type !== "call") return undefined;
+  const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
+  if (!/(^|\.)GradScaler$/.test(name)) return undefined;
+  const enabled = keyword(made, "enabled", context);
+  if (!enabled || context.text(enabled) === "True") return "enabled";
+  return context.text(enabled) === "False" ? undefined : "conditional";
 }
 
 const SCALER_NAME = /^(_?(grad|loss|amp)_?)?scaler$/i;
