@@ -1083,6 +1083,21 @@ describe("FileAnalysis", () => {
         z = torch.zeros(3)
       `);
       assert.strictEqual(kindAt(a, "torch.zeros(3)"), "tensor");
+      // nerf-pytorch names the CUDA tensor type in a string: `torch.randperm(n)` is then no CPU index.
+      for (const setting of ["torch.set_default_tensor_type('torch.cuda.FloatTensor')", "torch.set_default_tensor_type(torch.cuda.FloatTensor)"]) {
+        const typed = analyse(py`
+          import torch
+          ${setting}
+          z = torch.zeros(3)
+        `);
+        assert.strictEqual(kindAt(typed, "torch.zeros(3)"), "tensor", setting);
+      }
+      const host = analyse(py`
+        import torch
+        torch.set_default_tensor_type('torch.DoubleTensor')
+        z = torch.zeros(3)
+      `);
+      assert.strictEqual(kindAt(host, "torch.zeros(3)"), "cpu");
     });
 
     it("module classes, their outputs, parameters and buffers", () => {

@@ -108,7 +108,7 @@ export function textFlags(text: string): TextFlags {
     importsTorch: importsTorch(text),
     // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
     mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text),
-    defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*(torch\.)?cuda|with\s+torch\.device\(/.test(text),
+    defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*['"]?(torch\.)?cuda|with\s+torch\.device\(/.test(text),
   };
   lastFlags = { text, flags };
   return flags;
