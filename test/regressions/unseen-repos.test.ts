@@ -1731,4 +1731,37 @@ describe("findings on code synclint was not tuned on", () => {
     const always = code.replace("        if args.report_mel_loss:\n            compute_mel_loss", "        compute_mel_loss");
     assert.deepStrictEqual(findings(always, "item-in-hot-path").map((f) => f.line), [6]);
   });
+
+  it("a predicate that returns True only under a periodic test gates its caller's branch (generative-models' and latent-diffusion's `check_frequency`); a membership test of a key is no such test", () => {
+    const code = py`
+      import torch
+      class ImageLogger:
+          def __init__(self, batch_frequency):
+              self.batch_freq = batch_frequency
+              self.log_steps = [2 ** n for n in range(10)]
+          def check_frequency(self, check_idx):
+              if (check_idx % self.batch_freq == 0 or check_idx in self.log_steps) and check_idx > 0:
+                  self.log_steps.pop(0)
+                  return True
+              return False
+          def log_img(self, model, batch, batch_idx):
+              if self.check_frequency(batch_idx):
+                  images = {"x": model(batch).cuda()}
+                  for k in images:
+                      images[k] = images[k].detach().cpu()
+          def on_train_batch_end(self, trainer, model, outputs, batch, batch_idx):
+              self.log_img(model, batch, batch_idx)
+      def train(model, loader, names):
+          for batch in loader:
+              out = model(batch.cuda(non_blocking=True))
+              for k in names:
+                  if k in out:
+                      print(out[k].sum().item())
+    `;
+    assert.deepStrictEqual(findings(code, "host-transfer-in-hot-path"), []);
+    // A predicate that may also say yes on any step gates nothing.
+    const always = code.replace("        return False\n", "        return self.force\n");
+    assert.deepStrictEqual(findings(always, "host-transfer-in-hot-path").map((f) => f.line), [15]);
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [23]);
+  });
 });

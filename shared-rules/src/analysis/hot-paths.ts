@@ -1689,6 +1689,8 @@ export class HotPaths {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (isInitialisationTest(node, this.env.text)) return true;
+        // `if step in self.log_steps:`, `if epoch in milestones:`: on the steps listed (not `if k in state_dict:`).
+        if (node.tokens[0] === "in") return this.isCounter(left) && /(steps|epochs|iters|iterations|milestones)$/i.test(lastName(this.text(right)));
         if (node.tokens[0] === "==") {
           if (isModuloTest(node, this.env.text, this.env.scopes)) return true;
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));
@@ -1715,8 +1717,10 @@ export class HotPaths {
         if (PERIODIC_FLAG_NAME.test(lastName(this.text(callee)))) return true;
         // `divisible_by(step, every)` with `def divisible_by(n, d): return n % d == 0` (only a modulo: what else a
         // helper returns, `self.atol is None or ...`, says nothing of how often its caller's branch runs).
-        const returned = this.soleReturnOf(this.localFunction(node));
-        return !!returned && isModuloTest(returned, this.env.text, this.env.scopes);
+        const local = this.localFunction(node);
+        const returned = this.soleReturnOf(local);
+        if (returned) return isModuloTest(returned, this.env.text, this.env.scopes);
+        return !!local && this.truePeriodically(local);
       }
       default:
         return false;
@@ -1724,6 +1728,33 @@ export class HotPaths {
   }
 
   private periodicDepth = 0;
+
+  /**
+   * A predicate that returns `True` only in branches of periodic tests, and otherwise `False` or nothing:
+   * `def check_frequency(self, idx): if idx % self.batch_freq == 0 or idx in self.log_steps: ... return True`
+   * then `return False` (generative-models' image logger).
+   */
+  private truePeriodically(fn: SyntaxNode): boolean {
+    if (this.periodicDepth > 4) return false;
+    const returns: SyntaxNode[] = [];
+    forEachNode(childByField(fn, "body")!, (node) => {
+      if (node.type === "return_statement" && enclosingFunctionOf(node) === fn) returns.push(node);
+    });
+    const truthy = returns.filter((statement) => statement.children[0]?.type === "true");
+    if (truthy.length === 0 || returns.some((statement) => statement.children[0] && statement.children[0].type !== "true" && statement.children[0].type !== "false")) return false;
+    this.periodicDepth++;
+    try {
+      return truthy.every((statement) => {
+        for (let child = statement, ancestor = statement.parent; ancestor && ancestor !== fn; child = ancestor, ancestor = ancestor.parent) {
+          const branch = branchOf(ancestor, child);
+          if (branch?.taken && this.isPeriodic(branch.condition)) return true;
+        }
+        return false;
+      });
+    } finally {
+      this.periodicDepth--;
+    }
+  }
 
   /** The test last assigned to the name `node`, judged by `judge` (bounded, so `a = b; b = a` cannot loop). */
   private assignedTest(node: SyntaxNode, raw: SyntaxNode, judge: (value: SyntaxNode) => boolean): boolean {
