@@ -1764,4 +1764,48 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(always, "host-transfer-in-hot-path").map((f) => f.line), [15]);
     assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [23]);
   });
+
+  it("a model run only in a nested loop makes that loop the step loop, not the loop around it (NVIDIA's Triton `run_models`, lit-llama's per-dataset loop)", () => {
+    const code = py`
+      import time
+      import torch
+      def run_models(models, inputs):
+          ret = []
+          for model in models:
+              torch.cuda.synchronize()
+              start = time.time()
+              outputs = []
+              for batch in inputs:
+                  with torch.no_grad():
+                      output = model(batch)
+                  outputs.append(output)
+                  print(output.sum().item())
+              torch.cuda.synchronize()
+              ret.append((outputs, time.time() - start))
+          return ret
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["13 item-in-hot-path"]);
+    // A model run in the loop's own body still makes it a step loop.
+    const direct = code.replace("        torch.cuda.synchronize()\n        start", "        torch.cuda.synchronize()\n        warm = model(inputs[0])\n        start");
+    assert.deepStrictEqual(findings(direct, "explicit-synchronize").map((f) => f.line), [6, 15]);
+  });
+
+  it("a count of batches (`num_batches`) is no loader, and a counter beside an unpacked item is an index, whatever wraps the `enumerate` (NVIDIA's ConvNets calibration)", () => {
+    const code = py`
+      import torch
+      def collect_stats(model, data_loader, logger, num_batches=10):
+          data_iter = enumerate(data_loader)
+          if logger is not None:
+              data_iter = logger.iteration_generator_wrapper(data_iter, mode="calib")
+          for i, (image, _) in data_iter:
+              out = model(image.cuda(non_blocking=True))
+              if i >= num_batches:
+                  break
+              if out.sum() > 0:
+                  print("positive")
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [10]);
+    const a = lintSource(code, { config: resolveConfig({}, process.cwd()) });
+    assert.ok(a.findings.every((f) => !f.message.includes("i >= num_batches")));
+  });
 });

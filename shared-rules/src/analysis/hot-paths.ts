@@ -1248,7 +1248,9 @@ export class HotPaths {
     const trainsThroughCall = !nestedStepLoop && this.trainsThroughCall(loop);
     if ((this.isEpochLoop(loop) || nestedStepLoop) && !this.doesStepWork(loop, true, false) && !trainsThroughCall) return "epoch";
     // Counting steps while an object is built fills a per-step table (a schedule): set-up, not training.
-    if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || this.doesStepWork(loop, false, true) || trainsThroughCall) return "step";
+    // A model run in a nested loop makes that loop the step loop (`for model in models: for x in inputs: model(x)`).
+    const stepWork = this.doesStepWork(loop, false, false) || this.doesStepWork(loop, true, true);
+    if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || stepWork || trainsThroughCall) return "step";
     return "other";
   }
 

@@ -7,7 +7,7 @@
 export const MODULE_NAME = /^(model|net|network|module|backbone|encoder|decoder|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|ddp_model|raw_model|unwrapped_model|ema|ema_model|model_ema|criterion|loss_fn|loss_func|loss_function|lossfn)$|(_model|_net|_criterion|_loss_fn)$/i;
 
 /** Iterables that yield training or evaluation batches. */
-export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|batches|data_iter|dataiter|batch_iter|train_data|val_data|valid_data|test_data|eval_data|prefetcher)$|^(loader|dataloader|dataset|batches|data|ds)$|^(train|val|valid|test|eval)_?(loader|ds|set|iter|iterator)$/i;
+export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|(?<!(num|n|nb|max|min|total)_)batches|data_iter|dataiter|batch_iter|train_data|val_data|valid_data|test_data|eval_data|prefetcher)$|^(loader|dataloader|dataset|batches|data|ds)$|^(train|val|valid|test|eval)_?(loader|ds|set|iter|iterator)$/i;
 
 /** Loop bounds that count optimisation steps rather than items (`steps_per_epoch` counts steps too). */
 export const STEP_COUNT_NAME = /(step|iter|iteration|batch)(e?s)?$|^(num|n|max|total)_?(steps|iters|iterations|batches|updates)$|^(steps|iters|iterations|updates)|(steps|iters|iterations|batches|updates)_?per_?epoch$/i;

@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, childrenByField, ownString, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -356,6 +356,7 @@ export class TensorEvidence {
       }
       case "for": {
         if (!binding.value) return UNKNOWN;
+        if (this.isEnumerateCounter(binding)) return evidence("scalar", `\`${binding.name}\` counts the items, as \`enumerate\` does`);
         const element = this.elementOf(binding.value, binding.unpackPath);
         if (element.kind !== "unknown") return element;
         const moved = this.movedSibling(binding);
@@ -404,6 +405,18 @@ export class TensorEvidence {
       }
     }
     return undefined;
+  }
+
+  /**
+   * `for i, (image, _) in data_iter:`: a counter beside an unpacked item is `enumerate`'s index, whatever wraps it
+   * (`data_iter = logger.iteration_generator_wrapper(enumerate(loader))`).
+   */
+  private isEnumerateCounter(binding: Binding): boolean {
+    const target = binding.loop?.type === "for_statement" ? childByField(binding.loop, "left") : undefined;
+    if (!target || binding.unpackPath.length !== 1 || binding.unpackPath[0] !== 0 || !COUNTER_NAME.test(binding.name)) return false;
+    const pattern = unparenthesized(target);
+    const item = isUnpackTarget(pattern) && pattern.children.length === 2 ? unparenthesized(pattern.children[1]) : undefined;
+    return !!item && isUnpackTarget(item);
   }
 
   /**
