@@ -1808,4 +1808,91 @@ describe("findings on code synclint was not tuned on", () => {
     const a = lintSource(code, { config: resolveConfig({}, process.cwd()) });
     assert.ok(a.findings.every((f) => !f.message.includes("i >= num_batches")));
   });
+
+  it("names unpacked from a function of the file that returns a tuple get what it returns (facebookresearch/dlrm's `unpack_batch`: host data copied every step)", () => {
+    const code = py`
+      import torch
+      from torch.utils.data import DataLoader
+      def unpack_batch(b):
+          return b[0], b[1], b[2], b[3]
+      def dlrm_wrap(X, lS_o, lS_i, device):
+          return dlrm(X.to(device), lS_o.to(device), lS_i)
+      def train(train_data, device):
+          train_ld = DataLoader(train_data, batch_size=128, pin_memory=True)
+          for j, inputBatch in enumerate(train_ld):
+              X, lS_o, lS_i, T = unpack_batch(inputBatch)
+              Z = dlrm_wrap(X, lS_o, lS_i, device)
+              loss_fn(Z, T.to(device)).backward()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [6, 6, 12]);
+    // Two returns may return different things: nothing is unpacked through them, and the callee's moves are of unknown data.
+    const twoReturns = code.replace("    return b[0], b[1], b[2], b[3]", "    if b is None:\n        return None, None, None, None\n    return b[0], b[1], b[2], b[3]");
+    assert.deepStrictEqual(findings(twoReturns, "blocking-host-to-device").map((f) => f.line), [14]);
+  });
+
+  it("a counter stays a counter in a modulo test, even restored from a checkpoint loaded to the host (tacotron2) or kept in a table of steps (sam2)", () => {
+    const code = py`
+      import torch
+      def load_checkpoint(path, model):
+          checkpoint_dict = torch.load(path, map_location="cpu")
+          model.load_state_dict(checkpoint_dict["state_dict"])
+          return model, checkpoint_dict["iteration"]
+      def train(model, loader, path, iters_per_checkpoint):
+          model, iteration = load_checkpoint(path, model)
+          for batch in loader:
+              loss = model(batch.cuda(non_blocking=True))
+              loss.backward()
+              if iteration % iters_per_checkpoint == 0:
+                  torch.save(model.state_dict(), "ckpt.pt")
+              iteration += 1
+              if (loss % 2 == 0).all():
+                  print("even")
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [14]);
+  });
+
+  it("a few steps in the `__main__` block of a file of models is a smoke test (kohya's `sdxl_original_unet.py`); a script's own training loop is not", () => {
+    const code = py`
+      import torch
+      class UNet(torch.nn.Module):
+          def __init__(self):
+              super().__init__()
+              self.proj = torch.nn.Linear(4, 4)
+          def forward(self, x):
+              return self.proj(x)
+      if __name__ == "__main__":
+          unet = UNet().cuda()
+          optimizer = torch.optim.AdamW(unet.parameters())
+          steps = 10
+          for step in range(steps):
+              x = torch.randn(1, 4).cuda()
+              loss = unet(x).mean()
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
+    // Thousands of steps train; so do a few in a script that defines no model.
+    assert.deepStrictEqual(findings(code.replace("steps = 10", "steps = 10000"), "blocking-host-to-device").map((f) => f.line), [13]);
+    const script = code.replace(/class UNet[\s\S]*?return self\.proj\(x\)\n/, "from models import UNet\n");
+    assert.deepStrictEqual(findings(script, "blocking-host-to-device").length, 1);
+  });
+
+  it("`_setup_step`, and a module-level `test_step` smoke test, are named for steps but run once (S4); `train_step` and Lightning's `test_step` method stay per step", () => {
+    const code = py`
+      import torch
+      class Kernel(torch.nn.Module):
+          def _setup_step(self):
+              if self.l_kernel.item() == 0:
+                  self.dC = self.C
+          def train_step(self, batch):
+              return self.l_kernel.item()
+      class Model(LightningModule):
+          def test_step(self, batch, batch_idx):
+              return batch.sum().item()
+      def test_step(model):
+          x = torch.ones(2, 64, dtype=torch.long).to("cuda")
+          return model(x)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 item-in-hot-path", "10 item-in-hot-path"]);
+  });
 });

@@ -236,7 +236,7 @@ ruleTester.run("tensor-formatting", {
       errors: [{ line: 5, column: 41, messageIncludes: "`add_scalar` converts it with `.cpu().numpy()`" }],
     },
     {
-      name: "TensorBoard add_scalars with a dict",
+      name: "TensorBoard add_scalars with a dict: each value converted with `.cpu().numpy()`, not formatted",
       code: py`
         import torch
         def train(loader, model, writer):
@@ -244,7 +244,7 @@ ruleTester.run("tensor-formatting", {
                 loss = model(x).mean()
                 writer.add_scalars("losses", {"train": loss}, step)
       `,
-      errors: [{ line: 5, column: 48 }],
+      errors: [{ line: 5, column: 48, messageIncludes: "`add_scalar` converts it with `.cpu().numpy()`", messageExcludes: "as text" }],
     },
     {
       name: "str(tensor)",

@@ -261,6 +261,8 @@ export class HotPaths {
     if (guardInside) return this.cold(owner, `it is under the periodic guard at line ${this.line(guardInside.guard)}`);
     const innermost = events[firstLoop] as LoopEvent;
     if (innermost.kind === "step") {
+      const smokeTest = fn ? undefined : this.smokeTest(innermost.loop);
+      if (smokeTest) return this.cold(owner, smokeTest);
       // An evaluation loop that a training loop runs every N steps: its own steps are not training steps.
       const outermost = fn && !events.slice(firstLoop + 1).some((event) => "loop" in event);
       const periodic = this.periodicInsideStepLoop(events, firstLoop) ?? (outermost ? (this.calledOnlyPeriodically(fn, depth) ?? this.calledOnlyWithOtherOptions(fn, depth)) : undefined);
@@ -306,6 +308,37 @@ export class HotPaths {
       compiled,
       plainLoop: true,
     };
+  }
+
+  /**
+   * Why a step loop of the module's top level is a smoke test of the file's models, if it is: it runs a few
+   * iterations (`for step in range(steps)` with `steps = 10`) in the `if __name__ == "__main__":` block of a file
+   * that defines `nn.Module`s (kohya's `sdxl_original_unet.py`), a check run by hand, not training.
+   */
+  private smokeTest(loop: SyntaxNode): string | undefined {
+    let guard: SyntaxNode | null = loop.parent;
+    while (guard && guard.type !== "if_statement") guard = guard.parent;
+    const condition = guard?.parent === this.env.root ? childByField(guard, "condition") : undefined;
+    if (!condition || !/^__name__\s*==\s*["']__main__["']$/.test(this.text(condition))) return undefined;
+    const iterable = loop.type === "for_statement" ? unparenthesized(childByField(loop, "right")!) : undefined;
+    const callee = iterable?.type === "call" ? childByField(iterable, "function") : undefined;
+    if (!callee || this.text(callee) !== "range") return undefined;
+    const [bound, ...rest] = positionalArguments(iterable!);
+    if (!bound || rest.length > 0) return undefined;
+    let count = unparenthesized(bound);
+    if (count.type === "identifier") {
+      const binding = resolveBinding(this.text(count), count.start, scopeOf(count, this.env.scopes));
+      const assigned = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+      if (!assigned || !soleAssignment(this.env.scopes.module.bindings.get(binding!.name))) return undefined;
+      count = unparenthesized(assigned);
+    }
+    if (!isFewSteps(count, this.env.text)) return undefined;
+    const definesModules = this.env.root.children.some((statement) => {
+      const cls = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
+      return cls?.type === "class_definition" && this.env.evidence.isModuleClass(cls);
+    });
+    if (!definesModules) return undefined;
+    return `its loop at line ${this.line(loop)} runs ${this.text(count)} iterations in the \`__main__\` block of a file that defines models: a smoke test or a benchmark run by hand, not training`;
   }
 
   /** The step loop at `events[firstLoop]` runs under a periodic guard of an outer step loop (`if step % 250 == 0: for _ in range(val_steps):`). */
@@ -437,7 +470,9 @@ export class HotPaths {
     const patch = this.forwardPatches().get(fn);
     if (patch)
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `\`${this.text(patch).replace(/\s+/g, " ")}\` (line ${this.line(patch)}) makes it a module's \`forward\``, gpuCaller: true };
-    if (/(^|_)step$/.test(name) || STEP_HOOK.test(name)) {
+    // `_setup_step`, `checkpoint_step`, a module-level `test_step` (a smoke test): named for steps, run once.
+    const setUp = /^_*(setup|set_up|init|build|prepare|reset|save|load|checkpoint)_step$/.test(name) || (!cls && /^test_step$/.test(name));
+    if ((/(^|_)step$/.test(name) && !setUp) || STEP_HOOK.test(name)) {
       // `checkpoint_step(...)` called only under `if step % save_every == 0:`: named for a step, run on some.
       const periodic = this.calledOnlyPeriodically(fn, depth);
       if (periodic) return this.cold(label, periodic);

@@ -219,10 +219,14 @@ export class TensorEvidence {
         // the host (a CUDA tensor beside a CPU one that is not 0-dim is an error).
         const made = node.children.find((operand) => this.madeOnHost(operand));
         if (made && operands.every((operand) => operand.kind === "cpu" || operand.kind === "scalar" || operand.kind === "unknown")) return { kind: "cpu", reason: `a comparison on the host (\`${this.text(made)}\` is made there)` };
-        if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
-        // `step % log_freq == 0` on values of unknown kind: a periodic guard's test of counters, not of tensors.
-        if (node.children.length === 2 && node.children.some((side) => side.type === "integer") && node.children.some((side) => unparenthesized(side).type === "binary_operator" && unparenthesized(side).tokens[0] === "%" && !isStringNode(childByField(unparenthesized(side), "left")!)))
+        // `step % log_freq == 0` on values of unknown kind (or a count restored from a checkpoint loaded to the
+        // host): a periodic guard's test of counters, not of tensors.
+        // A counter by name (`iteration`, `self.steps[phase]`) stays one, whatever else the analysis knows of it.
+        const modulo = node.children.length === 2 && node.children.some((side) => side.type === "integer") ? node.children.map(unparenthesized).find((side) => side.type === "binary_operator" && side.tokens[0] === "%") : undefined;
+        const dividend = modulo && childByField(modulo, "left");
+        if (dividend && !isStringNode(dividend) && (!result || !isTensorKind(result.kind) || (result.kind !== "gpu" && namesCounter(dividend, this.env.text))))
           return evidence("scalar", "a modulo test of counters");
+        if (result && isTensorKind(result.kind)) return { kind: result.kind, reason: `a comparison of tensors (${result.reason})` };
         return result && result.kind === "scalar" ? result : UNKNOWN;
       }
       case "unary_operator": {
@@ -440,13 +444,35 @@ export class TensorEvidence {
     return undefined;
   }
 
+  /**
+   * `X, offsets, indices, T = unpack_batch(batch)` with `def unpack_batch(b): return b[0], b[1], b[2], b[3]`: the
+   * tuple a function of this file returns, when it has one `return` and that returns a tuple, to unpack in its place.
+   */
+  private returnedTuple(raw: SyntaxNode): SyntaxNode | undefined {
+    const call = unparenthesized(raw);
+    const callee = call.type === "call" ? childByField(call, "function") : undefined;
+    if (callee?.type !== "identifier") return undefined;
+    const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+    if (binding?.kind !== "function" || !binding.value) return undefined;
+    const returns: SyntaxNode[] = [];
+    const stack = [...(childByField(binding.value, "body")?.children ?? [])];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
+      if (node.type === "return_statement") returns.push(node);
+      else stack.push(...node.children);
+    }
+    const value = returns.length === 1 ? returns[0].children[0] : undefined;
+    return value && (value.type === "expression_list" || unparenthesized(value).type === "tuple") ? value : undefined;
+  }
+
   /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
   private unpack(value: SyntaxNode, path: number[]): Evidence {
     let node = unparenthesized(value);
     let index = 0;
     while (index < path.length) {
       // `preds, refs = accelerator.gather_for_metrics((preds, batch["labels"]))`: each name gets its own, gathered.
-      const gathered = gatheredArgument(node, this.env.text);
+      const gathered = gatheredArgument(node, this.env.text) ?? this.returnedTuple(node);
       if (gathered) {
         node = unparenthesized(gathered);
         continue;
@@ -1286,6 +1312,15 @@ function isStringCollection(node: SyntaxNode): boolean {
   if (inner.type !== "tuple" && inner.type !== "list" && inner.type !== "set") return false;
   const elements = inner.children;
   return elements.some(isStringNode) && elements.every((element) => isStringNode(element) || isNoneNode(element));
+}
+
+/** `iteration`, `self.global_step`, `self.steps[phase]`: a name that counts steps, or an entry of a table of them. */
+function namesCounter(raw: SyntaxNode, text: string): boolean {
+  const node = unparenthesized(raw);
+  const named = node.type === "subscript" ? unparenthesized(childByField(node, "value") ?? node) : node;
+  if (named.type !== "identifier" && named.type !== "attribute") return false;
+  const name = lastName(text.slice(named.start, named.end));
+  return node.type === "subscript" ? /^(steps|iters|iterations|counts|counters|epochs)$/i.test(name) : COUNTER_NAME.test(name);
 }
 
 function isUnpackTarget(node: SyntaxNode): boolean {

@@ -109,9 +109,14 @@ export const tensorFormatting: Rule = {
           const subject = addScalarValue(node, context);
           if (subject) reportTensor(subject, subject, "scalar");
         }
+        // `add_scalars(tag, {"train": loss}, step)`: each value goes through `make_np`, as `add_scalar`'s does.
         if (call.method === "add_scalars") {
           const values = positional(node)[1];
-          if (values && unparenthesized(values).type === "dictionary") reportArguments(node, [values]);
+          if (values && unparenthesized(values).type === "dictionary")
+            for (const pair of unparenthesized(values).children) {
+              const item = childByField(pair, "value");
+              if (item) reportTensor(item, item, "scalar");
+            }
         }
       },
     };
