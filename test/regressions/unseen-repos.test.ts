@@ -1895,4 +1895,63 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 item-in-hot-path", "10 item-in-hot-path"]);
   });
+
+  it("a function named for making a model (`load_target_model`, `build_model`) is no model: a loop over processes that calls one is no step loop (kohya)", () => {
+    const code = py`
+      import torch
+      def load_target_model(args, accelerator):
+          for pi in range(accelerator.state.num_processes):
+              if pi == accelerator.state.local_process_index:
+                  text_encoder, vae, unet = _load_target_model(args, "cpu")
+                  unet.to(accelerator.device)
+                  print(unet.dtype)
+              torch.cuda.synchronize()
+          return unet
+      def train(args, loader):
+          model = build_model(args)
+          for x in loader:
+              print(model(x).sum().item())
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["13 item-in-hot-path"]);
+    assert.deepStrictEqual(findings(code.replace("_load_target_model(args", "load_target(args"), "explicit-synchronize"), []);
+    // A model called in the loop makes it a step loop.
+    const called = code.replace('            print(unet.dtype)', '            print(target_model(unet).sum().item())');
+    assert.deepStrictEqual(findings(called).map((f) => `${f.line} ${f.rule}`), ["6 blocking-host-to-device", "7 item-in-hot-path", "8 explicit-synchronize", "13 item-in-hot-path"]);
+  });
+
+  it("a branch for another accelerator (`is_xpu_available()`, `torch.npu.is_available()`) never runs beside a CUDA GPU (llama-recipes)", () => {
+    const code = py`
+      import torch
+      from accelerate.utils import is_xpu_available
+      def train(model, loader, local_rank):
+          for batch in loader:
+              for key in batch.keys():
+                  if is_xpu_available():
+                      batch[key] = batch[key].to("xpu:0")
+                  elif torch.npu.is_available():
+                      batch[key] = batch[key].to("npu:0")
+                  else:
+                      batch[key] = batch[key].to("cuda:0")
+              model(**batch).loss.backward()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [11]);
+  });
+
+  it("a tensor made like another, then scaled by a number, is where its source is: its \`.cuda()\` copies nothing (EfficientDet's focal loss)", () => {
+    const code = py`
+      import torch
+      class FocalLoss(torch.nn.Module):
+          def forward(self, classifications, annotations):
+              losses = []
+              for j in range(classifications.shape[0]):
+                  classification = classifications[j, :, :]
+                  targets = torch.ones_like(classification) * -1
+                  targets = targets.cuda()
+                  host = torch.ones(3) * -1
+                  host = host.cuda()
+                  losses.append((targets * classification).sum())
+              return torch.stack(losses)
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [10]);
+  });
 });

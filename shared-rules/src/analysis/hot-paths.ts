@@ -1199,6 +1199,8 @@ export class HotPaths {
         const name = callee ? this.env.evidence.qualifiedName(callee) : undefined;
         if (name === "torch.cuda.is_available") return "cuda";
         if (name === "torch.backends.mps.is_available") return "other";
+        // `torch.xpu.is_available()`, accelerate's `is_xpu_available()`, `is_torch_npu_available()`: another accelerator.
+        if (name && /(^|\.)(is_(torch_)?(xpu|npu|mlu|hpu|mps|tpu|xla)_available|(xpu|npu|mlu|hpu)\.is_available)$/.test(name)) return "other";
         return undefined;
       }
       case "attribute":

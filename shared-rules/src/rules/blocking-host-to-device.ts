@@ -77,10 +77,25 @@ export const blockingHostToDevice: Rule = {
       return false;
     }
 
-    /** `torch.randn_like(latents)`: made where its source is, not read from a loader; host data only if its source is (its evidence says so). */
-    function likeFactory(raw: SyntaxNode): boolean {
+    /**
+     * `torch.randn_like(latents)`: made where its source is, not read from a loader; host data only if its source
+     * is (its evidence says so). Also through a name assigned one and through arithmetic with a number
+     * (`targets = torch.ones_like(classification) * -1`, EfficientDet's focal loss).
+     */
+    function likeFactory(raw: SyntaxNode, depth = 0): boolean {
       const node = unparenthesized(raw);
-      return node.type === "call" && /_like$/.test(calleeName(node, context) ?? "");
+      if (depth > 4) return false;
+      if (node.type === "call") return /_like$/.test(calleeName(node, context) ?? "");
+      if (node.type === "identifier") {
+        const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && likeFactory(binding.value, depth + 1);
+      }
+      if (node.type === "binary_operator") {
+        const [left, right] = [childByField(node, "left"), childByField(node, "right")];
+        const number = (side: SyntaxNode | undefined) => !!side && context.analysis.tensorEvidence(side).kind === "scalar";
+        return (!!left && number(right) && likeFactory(left, depth + 1)) || (!!right && number(left) && likeFactory(right, depth + 1));
+      }
+      return false;
     }
 
     /** `p.grad`, `p.grad.detach().abs().max()`, `torch.norm(p.grad.detach(), 2)`: a gradient or computed from one. */
