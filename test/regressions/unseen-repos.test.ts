@@ -1954,4 +1954,22 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [10]);
   });
+
+  it("a model's own `loss` method runs every step by convention when nothing in its file calls it (benchmarking-gnns' networks, built by a factory); one its file calls is judged by its callers", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class GCNNet(nn.Module):
+          def forward(self, g, h):
+              return self.layers(g, h)
+          def loss(self, pred, label):
+              V = label.size(0)
+              label_count = torch.bincount(label)
+              label_count = label_count[label_count.nonzero()].squeeze()
+              return nn.CrossEntropyLoss()(pred, label)
+    `;
+    assert.deepStrictEqual(findings(code, "data-dependent-shape").map((f) => f.line), [8, 9]);
+    const calledOnce = code + "net = GCNNet()\nprint(net.loss(torch.zeros(3), torch.zeros(3)))\n";
+    assert.deepStrictEqual(findings(calledOnce, "data-dependent-shape"), []);
+  });
 });

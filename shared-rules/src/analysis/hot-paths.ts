@@ -121,6 +121,8 @@ export function agreedArguments(calls: PassedArguments[]): PassedArguments | und
 /** Methods that list a model's weights: `parameters()`, `named_buffers()`, `state_dict()`. */
 const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+/** A model's own loss method (`model.loss(scores, labels)`). */
+const LOSS_METHOD = /^(loss|get_loss|calc_loss|calculate_loss|compute_losses|loss_fn|loss_function)$/;
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
 /** Environment variables that launchers and schedulers set: their defaults say nothing of a run. */
@@ -485,6 +487,7 @@ export class HotPaths {
     // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
     if (name === "compute_loss")
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
+
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
     // `@lru_cache` on `mel_filters(device, n_mels)`: the body runs once per distinct arguments, not per call.
@@ -530,6 +533,10 @@ export class HotPaths {
         tensorFree: entry.tensorFree,
       };
     }
+    // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
+    // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).
+    if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls a model's \`${name}\` once per batch by convention` };
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
   }
 
