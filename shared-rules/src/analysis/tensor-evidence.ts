@@ -144,6 +144,7 @@ export class TensorEvidence {
   private readonly memo = new Map<SyntaxNode, Evidence>();
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
   private readonly parameterMemo = new Map<Binding, Evidence>();
+  private readonly moverMemo = new Map<Binding, SyntaxNode | undefined>();
   private mentionsCudaTypes: boolean | undefined;
   private depth = 0;
   private static readonly MAX_DEPTH = 40;
@@ -430,6 +431,11 @@ export class TensorEvidence {
    * loop's body has one.
    */
   private movedInPlace(binding: Binding): SyntaxNode | undefined {
+    if (!this.moverMemo.has(binding)) this.moverMemo.set(binding, this.findMover(binding));
+    return this.moverMemo.get(binding);
+  }
+
+  private findMover(binding: Binding): SyntaxNode | undefined {
     const body = binding.loop && childByField(binding.loop, "body");
     if (!body) return undefined;
     for (const use of identifiersNamed(this.env.text, binding.name, body)) {
