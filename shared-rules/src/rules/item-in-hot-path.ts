@@ -42,7 +42,8 @@ export const itemInHotPath: Rule = {
         "and inside a CUDA-graph capture it is an error. " +
         "`GradScaler.step(optimizer)` hides one `.item()` per device unless the optimizer is fused: it is reported when the optimizer is a `torch.optim` " +
         "optimizer made in the same file without `fused=True`, or when it comes from elsewhere and the scaler is surely on (made in the file without " +
-        "`enabled=`, or with `enabled=True`); a scaler made with `enabled=<expression>`, or passed in and named like one, is reported with that condition " +
+        "`enabled=`, or with `enabled=True`, also as `GradScaler(...) if <device is CUDA> else None`); a scaler made with `enabled=<expression>` or under " +
+        "another condition (`if dtype == torch.float16 else None`), or passed in and named like one, is reported with that condition " +
         "in the message. A scaler or an optimizer that a parameter receives is what the first call of its function in the same file passes. " +
         "`get_scale()` and `state_dict()` read the scale on every call.",
       example: [
