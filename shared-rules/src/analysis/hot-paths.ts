@@ -487,7 +487,6 @@ export class HotPaths {
     // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
     if (name === "compute_loss")
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
-
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
     // `@lru_cache` on `mel_filters(device, n_mels)`: the body runs once per distinct arguments, not per call.

@@ -145,6 +145,7 @@ export class TensorEvidence {
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
   private readonly parameterMemo = new Map<Binding, Evidence>();
   private readonly moverMemo = new Map<Binding, SyntaxNode | undefined>();
+  private readonly tupleMemo = new Map<SyntaxNode, SyntaxNode | undefined>();
   private mentionsCudaTypes: boolean | undefined;
   private depth = 0;
   private static readonly MAX_DEPTH = 40;
@@ -220,9 +221,8 @@ export class TensorEvidence {
         // the host (a CUDA tensor beside a CPU one that is not 0-dim is an error).
         const made = node.children.find((operand) => this.madeOnHost(operand));
         if (made && operands.every((operand) => operand.kind === "cpu" || operand.kind === "scalar" || operand.kind === "unknown")) return { kind: "cpu", reason: `a comparison on the host (\`${this.text(made)}\` is made there)` };
-        // `step % log_freq == 0` on values of unknown kind (or a count restored from a checkpoint loaded to the
-        // host): a periodic guard's test of counters, not of tensors.
-        // A counter by name (`iteration`, `self.steps[phase]`) stays one, whatever else the analysis knows of it.
+        // `step % log_freq == 0` on values of unknown kind: a periodic guard's test of counters, not of tensors; so
+        // is one of a counter by name (`iteration`, `self.steps[phase]`), even one restored from a checkpoint.
         const modulo = node.children.length === 2 && node.children.some((side) => side.type === "integer") ? node.children.map(unparenthesized).find((side) => side.type === "binary_operator" && side.tokens[0] === "%") : undefined;
         const dividend = modulo && childByField(modulo, "left");
         if (dividend && !isStringNode(dividend) && (!result || !isTensorKind(result.kind) || (result.kind !== "gpu" && namesCounter(dividend, this.env.text))))
@@ -460,16 +460,8 @@ export class TensorEvidence {
     if (callee?.type !== "identifier") return undefined;
     const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
     if (binding?.kind !== "function" || !binding.value) return undefined;
-    const returns: SyntaxNode[] = [];
-    const stack = [...(childByField(binding.value, "body")?.children ?? [])];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
-      if (node.type === "return_statement") returns.push(node);
-      else stack.push(...node.children);
-    }
-    const value = returns.length === 1 ? returns[0].children[0] : undefined;
-    return value && (value.type === "expression_list" || unparenthesized(value).type === "tuple") ? value : undefined;
+    if (!this.tupleMemo.has(binding.value)) this.tupleMemo.set(binding.value, soleTupleReturned(binding.value));
+    return this.tupleMemo.get(binding.value);
   }
 
   /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
@@ -1134,20 +1126,24 @@ export function elementEvidence(whole: Evidence): Evidence {
  * (Lightning Fabric, which moves batches unless `move_to_device=False`). Undefined for any other call.
  */
 function preparedSources(raw: SyntaxNode, text: string): SyntaxNode[] | undefined {
-  const call = unparenthesized(raw);
-  if (call.type !== "call") return undefined;
-  const callee = childByField(call, "function");
-  if (callee?.type !== "attribute") return undefined;
-  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
-  const method = textOf(childByField(callee, "attribute")!);
-  const receiver = textOf(childByField(callee, "object")!);
+  const named = namedMethodCall(raw, text);
+  if (!named) return undefined;
+  const { call, method, receiver } = named;
   const launcher = (method === "prepare" && /accelerator$/i.test(receiver)) || (method === "setup_dataloaders" && /fabric$/i.test(receiver));
   if (!launcher) return undefined;
   const moveToDevice = keywordArgument(call, "move_to_device", text);
-  if (moveToDevice && textOf(moveToDevice) === "False") return undefined;
+  if (moveToDevice && text.slice(moveToDevice.start, moveToDevice.end) === "False") return undefined;
   return positionalArguments(call);
 }
 
+/** `receiver.method(...)`: the call, with the texts of its method and its receiver; undefined for any other node. */
+function namedMethodCall(raw: SyntaxNode, text: string): { call: SyntaxNode; method: string; receiver: string } | undefined {
+  const call = unparenthesized(raw);
+  const callee = call.type === "call" ? childByField(call, "function") : undefined;
+  if (callee?.type !== "attribute") return undefined;
+  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
+  return { call, method: textOf(childByField(callee, "attribute")!), receiver: textOf(childByField(callee, "object")!) };
+}
 
 const ACCELERATE_COLLECTIVE = /^(gather|gather_for_metrics|reduce|pad_across_processes)$/;
 const FABRIC_COLLECTIVE = /^(all_gather|all_reduce)$/;
@@ -1159,13 +1155,9 @@ const FABRIC_COLLECTIVE = /^(all_gather|all_reduce)$/;
  * Fabric). Undefined for any other call.
  */
 function gatheredArgument(raw: SyntaxNode, text: string): SyntaxNode | undefined {
-  const call = unparenthesized(raw);
-  if (call.type !== "call") return undefined;
-  const callee = childByField(call, "function");
-  if (callee?.type !== "attribute") return undefined;
-  const textOf = (node: SyntaxNode) => text.slice(node.start, node.end);
-  const method = textOf(childByField(callee, "attribute")!);
-  const receiver = textOf(childByField(callee, "object")!);
+  const named = namedMethodCall(raw, text);
+  if (!named) return undefined;
+  const { call, method, receiver } = named;
   const collective = (/accelerator$/i.test(receiver) && ACCELERATE_COLLECTIVE.test(method)) || (/fabric$/i.test(receiver) && FABRIC_COLLECTIVE.test(method));
   return collective ? positionalArguments(call)[0] : undefined;
 }
@@ -1318,6 +1310,20 @@ function isStringCollection(node: SyntaxNode): boolean {
   if (inner.type !== "tuple" && inner.type !== "list" && inner.type !== "set") return false;
   const elements = inner.children;
   return elements.some(isStringNode) && elements.every((element) => isStringNode(element) || isNoneNode(element));
+}
+
+/** The tuple that `fn` returns, if it has one `return` and that returns a tuple (`return b[0], b[1]`). */
+function soleTupleReturned(fn: SyntaxNode): SyntaxNode | undefined {
+  const returns: SyntaxNode[] = [];
+  const stack = [...(childByField(fn, "body")?.children ?? [])];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
+    if (node.type === "return_statement") returns.push(node);
+    else stack.push(...node.children);
+  }
+  const value = returns.length === 1 ? returns[0].children[0] : undefined;
+  return value && (value.type === "expression_list" || unparenthesized(value).type === "tuple") ? value : undefined;
 }
 
 /** `iteration`, `self.global_step`, `self.steps[phase]`: a name that counts steps, or an entry of a table of them. */

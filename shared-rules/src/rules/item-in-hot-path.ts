@@ -153,8 +153,8 @@ function madeScaler(raw: SyntaxNode, context: RuleContext): "enabled" | "conditi
     const branches = [consequence, alternative].filter((branch) => branch && unparenthesized(branch).type !== "none");
     const kinds = branches.map((branch) => madeScaler(branch!, context));
     if (kinds.length === 0 || kinds.some((kind) => kind !== kinds[0])) return undefined;
-    const onlyOnCuda = branches.length === 2 || (condition && /\bcuda\b|\bdevice\b/.test(context.text(condition)));
-    return onlyOnCuda ? kinds[0] : kinds[0] && "conditional";
+    const onWithCuda = branches.length === 2 || (condition && /\bcuda\b|\bdevice\b/.test(context.text(condition)));
+    return onWithCuda ? kinds[0] : kinds[0] && "conditional";
   }
   if (made.type !== "call") return undefined;
   const name = context.analysis.evidence.qualifiedName(childByField(made, "function")!) ?? "";
