@@ -1972,4 +1972,27 @@ describe("findings on code synclint was not tuned on", () => {
     const calledOnce = code + "net = GCNNet()\nprint(net.loss(torch.zeros(3), torch.zeros(3)))\n";
     assert.deepStrictEqual(findings(calledOnce, "data-dependent-shape"), []);
   });
+
+  it("options kept on the object (`self.args.eval_inference` of a fairseq task that defines `--eval-inference`) decide branches as `args.X` does", () => {
+    const code = py`
+      import torch
+      class SpeechTask:
+          @staticmethod
+          def add_args(parser):
+              parser.add_argument("--eval-inference", action="store_true")
+          def __init__(self, args):
+              self.args = args
+          def valid_step(self, sample, model):
+              loss = model(sample)
+              if self.args.eval_inference:
+                  for d in loss:
+                      print(d.sum().item())
+              return loss
+          def train(self, model, loader):
+              for sample in loader:
+                  self.valid_step(sample.cuda(non_blocking=True), model)
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+    assert.deepStrictEqual(findings(code.replace('"--eval-inference", action="store_true"', '"--eval-inference", action="store_false"'), "item-in-hot-path").map((f) => f.line), [12]);
+  });
 });

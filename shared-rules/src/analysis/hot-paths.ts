@@ -1022,7 +1022,7 @@ export class HotPaths {
     }
     const test = this.parameterTest(node, (operand) => {
       const object = operand.type === "attribute" ? childByField(operand, "object") : undefined;
-      return object?.type === "identifier" && OPTIONS_NAME.test(this.text(object)) ? this.text(childByField(operand, "attribute")!) : undefined;
+      return object && this.namesOptions(object) ? this.text(childByField(operand, "attribute")!) : undefined;
     });
     const option = test && this.optionDefaults().get(test.name);
     if (!test || !option || nameTestHolds(test, option.value) === taken) return undefined;
@@ -1076,6 +1076,13 @@ export class HotPaths {
     return (this.options = options);
   }
 
+  /** `args`, `opt`, or the same kept on the object (`self.args`, `self.opt`: a fairseq task's options). */
+  private namesOptions(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "identifier") return OPTIONS_NAME.test(this.text(node));
+    return node.type === "attribute" && isSelfAttribute(node, this.env.text) && OPTIONS_NAME.test(this.text(childByField(node, "attribute")!));
+  }
+
   /**
    * The options an `if` requires at least one of, by refusing to go on without them: `if not args.do_train and
    * not args.do_eval: raise ValueError(...)` (or `parser.error(...)`, `sys.exit(...)`). Empty for any other `if`.
@@ -1091,7 +1098,7 @@ export class HotPaths {
       if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.every(collect);
       const operand = node.type === "not_operator" ? childByField(node, "argument") : undefined;
       const object = operand?.type === "attribute" ? childByField(operand, "object") : undefined;
-      if (!operand || object?.type !== "identifier" || !OPTIONS_NAME.test(this.text(object))) return false;
+      if (!operand || !object || !this.namesOptions(object)) return false;
       names.push(this.text(childByField(operand, "attribute")!));
       return true;
     };
