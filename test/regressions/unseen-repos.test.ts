@@ -1935,6 +1935,21 @@ describe("findings on code synclint was not tuned on", () => {
               model(**batch).loss.backward()
     `;
     assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [11]);
+    // DirectML (`privateuseone`), by a flag's name or by the device's type (RVC's band-split roformer).
+    const directml = py`
+      import torch
+      def stft(x, window):
+          x_is_dml = x.device.type == "privateuseone"
+          if x_is_dml:
+              x = x.cpu()
+          if window.device.type == "privateuseone":
+              window = window.cpu()
+          return torch.stft(x, 512, window=window, return_complex=True)
+      class Model(torch.nn.Module):
+          def forward(self, x):
+              return stft(x, self.window)
+    `;
+    assert.deepStrictEqual(findings(directml, "host-transfer-in-hot-path"), []);
   });
 
   it("a tensor made like another, then scaled by a number, is where its source is: its \`.cuda()\` copies nothing (EfficientDet's focal loss)", () => {

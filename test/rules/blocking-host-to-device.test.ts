@@ -4,6 +4,17 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a tensor of no elements copies nothing (`copy_` returns when `numel() == 0`: DINO's empty denoising targets)",
+      code: py`
+        import torch
+        def train(model, loader):
+            for x, t in loader:
+                empty = torch.tensor([]).long().cuda()
+                moved = torch.tensor([]).to("cuda")
+                model(x.cuda(non_blocking=True)).sum().backward()
+      `,
+    },
+    {
       name: "`copy_` with `non_blocking=True`, or from a tensor already on the GPU",
       code: py`
         import torch

@@ -1220,7 +1220,8 @@ export class HotPaths {
       case "identifier": {
         const name = lastName(this.text(node));
         if (name === "is_cuda") return "cuda";
-        if (/^(is_|use_|on_)?(mps|cpu|xla|tpu)$/i.test(name)) return "other";
+        // `mps`, `use_cpu`, `x_is_dml` (DirectML, `privateuseone`): another device.
+        if (/^(\w*_?is_|use_|on_)?(mps|cpu|xla|tpu|dml|directml)$/i.test(name)) return "other";
         if (node.type !== "identifier") return undefined;
         let kind: "cuda" | "other" | undefined;
         this.assignedTest(node, raw, (value) => (kind = this.deviceTest(value)) !== undefined);
@@ -1234,7 +1235,7 @@ export class HotPaths {
         const value = literal[0] ?? literal[1];
         // Only a device's type or name is compared: `device.type`, `str(device)`, `args.device`.
         if (!other || value === undefined || !/device|\.type$|^dev$/i.test(this.text(other))) return undefined;
-        const kind = value === "cuda" ? "cuda" : /^(cpu|mps|xla|tpu|xpu|npu|hpu|mlu|musa|neuron|ipu)$/.test(value) ? "other" : undefined;
+        const kind = value === "cuda" ? "cuda" : /^(cpu|mps|xla|tpu|xpu|npu|hpu|mlu|musa|neuron|ipu|privateuseone|dml)$/.test(value) ? "other" : undefined;
         switch (node.tokens[0]) {
           case "==":
             return kind;

@@ -13,6 +13,9 @@ import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 const HOST_KINDS: ReadonlySet<string> = new Set(["cpu", "batch", "numpy"]);
 
 /** Host-to-device copies that block: `.to(device)`/`.cuda()` without `non_blocking=True`, `torch.tensor(..., device=)`. */
+/** Methods that change a tensor's dtype or layout where it is (`torch.tensor([]).long()`). */
+const CAST_METHOD = /^(long|int|float|half|double|bool|bfloat16|short|byte|contiguous|view|reshape|flatten|squeeze|unsqueeze)$/;
+
 export const blockingHostToDevice: Rule = {
   meta: {
     name: "blocking-host-to-device",
@@ -59,7 +62,7 @@ export const blockingHostToDevice: Rule = {
         "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
         "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
         "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`).",
-      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy"],
+      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy", "§7 a copy of no elements copies nothing"],
     },
   },
   create(context) {
@@ -71,6 +74,7 @@ export const blockingHostToDevice: Rule = {
      * when it is computed from a gradient, which lives where its parameter does.
      */
     function isHostData(node: SyntaxNode, receiver: SyntaxNode): boolean {
+      if (isEmptyData(receiver)) return false;
       const kind = context.analysis.tensorEvidence(receiver).kind;
       if (HOST_KINDS.has(kind)) return true;
       if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver) && !likeFactory(receiver);
@@ -96,6 +100,19 @@ export const blockingHostToDevice: Rule = {
         return (!!left && number(right) && likeFactory(left, depth + 1)) || (!!right && number(left) && likeFactory(right, depth + 1));
       }
       return false;
+    }
+
+    /**
+     * `torch.tensor([]).long().cuda()`: a tensor of no elements, whose copy returns before it copies or waits
+     * (`copy_` returns early when `numel() == 0`; DINO's empty denoising targets).
+     */
+    function isEmptyData(raw: SyntaxNode): boolean {
+      let node = unparenthesized(raw);
+      for (let call = methodCall(node, context); call && CAST_METHOD.test(call.method); call = methodCall(node, context)) node = unparenthesized(call.receiver);
+      if (node.type !== "call" || !/^torch\.(tensor|as_tensor|Tensor|(Float|Long|Int|Bool)Tensor)$/.test(calleeName(node, context) ?? "")) return false;
+      const [data, ...rest] = positional(node);
+      const literal = data && unparenthesized(data);
+      return !!literal && rest.length === 0 && (literal.type === "list" || literal.type === "tuple") && literal.children.length === 0;
     }
 
     /** `p.grad`, `p.grad.detach().abs().max()`, `torch.norm(p.grad.detach(), 2)`: a gradient or computed from one. */
