@@ -2010,4 +2010,26 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
     assert.deepStrictEqual(findings(code.replace('"--eval-inference", action="store_true"', '"--eval-inference", action="store_false"'), "item-in-hot-path").map((f) => f.line), [12]);
   });
+
+  it("a loop that calls a trainer's own step (`self.backward_pass(...)`) is a step loop; a branch for a NaN loss is an error path; `t != None` is a Python bool (StableCascade, sam2, NVIDIA's DLRM)", () => {
+    const code = py`
+      import math
+      import numpy as np
+      import torch
+      DEVICE = "cuda"
+      class TrainingCore:
+          def train(self, data, models, max_iters):
+              pbar = tqdm(range(1, max_iters + 1)) if self.is_main_node else range(1, max_iters + 1)
+              for i in pbar:
+                  loss, adjusted = self.forward_pass(data, models)
+                  grad_norm = self.backward_pass(loss, adjusted, models)
+                  self.ema_loss = loss.mean().item()
+                  if np.isnan(grad_norm.item()) or not math.isfinite(loss.mean().item()):
+                      print(f"NaN: {loss.mean().item()} {grad_norm.item()}")
+                  for param in models.parameters():
+                      if param.grad != None:
+                          param.grad.mul_(0.5)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["11 item-in-hot-path", "12 item-in-hot-path", "12 item-in-hot-path"]);
+  });
 });

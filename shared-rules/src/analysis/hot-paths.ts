@@ -121,6 +121,8 @@ export function agreedArguments(calls: PassedArguments[]): PassedArguments | und
 /** Methods that list a model's weights: `parameters()`, `named_buffers()`, `state_dict()`. */
 const WEIGHT_ITERATORS = /^(named_)?(parameters|buffers)$|^state_dict$/;
 const LOOP_TYPES = new Set(["for_statement", "while_statement", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+/** A trainer's method that runs one training step (StableCascade's `self.backward_pass(...)`, `trainer.train_step(batch)`). */
+const TRAINING_STEP_METHOD = /^(backward_pass|forward_backward|forward_backward_pass|train_step|training_step|train_batch|train_on_batch)$/;
 /** A model's own loss method (`model.loss(scores, labels)`). */
 const LOSS_METHOD = /^(loss|get_loss|calc_loss|calculate_loss|compute_losses|loss_fn|loss_function)$/;
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
@@ -927,6 +929,8 @@ export class HotPaths {
     if (this.tracingTest(branch.condition) === branch.taken) return `it runs only under TorchScript or while a graph is traced (the test at line ${this.line(branch.condition)}), not in eager steps`;
     // `if tensor.numel() == 0: return zeros`, `if sum_masks == 0:`: the case of an empty input, not a step's.
     if (branch.taken && this.emptinessTest(branch.condition)) return `it runs only when a tensor is empty or nothing is selected (the test at line ${this.line(branch.condition)}), not on a step's data`;
+    // `if np.isnan(loss.item()): wandb.alert(...)`: the test runs every step, its branch only once training diverged.
+    if (branch.taken && this.nonFiniteTest(branch.condition)) return `it runs only when a value is NaN or infinite (the test at line ${this.line(branch.condition)}): an error path, not a step's`;
     return undefined;
   }
 
@@ -1533,7 +1537,8 @@ export class HotPaths {
       if (callee.type === "attribute") {
         const method = this.text(childByField(callee, "attribute")!);
         const receiver = childByField(callee, "object")!;
-        if (method === "backward") return true;
+        // `loss.backward()`, or a trainer's own step (`self.backward_pass(...)`, `trainer.train_step(batch)`).
+        if (method === "backward" || TRAINING_STEP_METHOD.test(method)) return true;
         // `optimizer.zero_grad()` once before the batches is epoch work; in a loop without nested loops it marks steps.
         if (method === "zero_grad") return !directOnly;
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
@@ -1542,6 +1547,33 @@ export class HotPaths {
       if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
       return false;
     }, directOnly);
+  }
+
+  /**
+   * A test that holds only when a value is NaN or infinite: `math.isnan(x)`, `np.isinf(x)`, `torch.isnan(x).any()`,
+   * `not torch.isfinite(x).all()`, `not math.isfinite(x)`; through `or` (each side such a test) and `and` (one side).
+   */
+  private nonFiniteTest(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "boolean_operator") {
+      const [left, right] = [childByField(node, "left"), childByField(node, "right")];
+      if (!left || !right) return false;
+      return node.tokens[0] === "or" ? this.nonFiniteTest(left) && this.nonFiniteTest(right) : this.nonFiniteTest(left) || this.nonFiniteTest(right);
+    }
+    const checks = (call: SyntaxNode, test: RegExp): boolean => {
+      const target = unparenthesized(call);
+      const callee = target.type === "call" ? childByField(target, "function") : undefined;
+      if (!callee) return false;
+      const name = lastName(this.text(callee));
+      // `torch.isnan(x).any()`, `x.isinf().any()`: the reduction of an elementwise test.
+      if ((name === "any" || name === "all") && callee.type === "attribute") return checks(childByField(callee, "object")!, test);
+      return test.test(name);
+    };
+    if (node.type === "not_operator") {
+      const argument = childByField(node, "argument") ?? node.children[0];
+      return !!argument && checks(argument, /^isfinite$/);
+    }
+    return checks(node, /^(isnan|isinf)$/);
   }
 
   /** `x.numel() == 0`, `len(x) == 0`, `x.shape[0] == 0`, `not x.numel()`, or a sum or count compared with 0 (`sum_masks == 0`). */

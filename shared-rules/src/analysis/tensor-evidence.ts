@@ -212,8 +212,10 @@ export class TensorEvidence {
       case "comparison_operator": {
         if (node.tokens.some((token) => token === "is" || token === "in" || token === "not" || token === "is not" || token === "not in"))
           return evidence("scalar", "an identity or membership test");
-        // A tensor compared with a string is never an elementwise comparison (`mode == "image"`): a Python bool.
+        // A tensor compared with a string is never an elementwise comparison (`mode == "image"`): a Python bool. Nor
+        // with `None` (`param.grad != None`): the tensor's `__ne__` gives up and Python compares identities.
         if (node.children.some(isStringValued)) return evidence("scalar", "a comparison with a string");
+        if (node.children.some(isNoneNode)) return evidence("scalar", "a comparison with `None`");
         let result: Evidence | undefined;
         const operands = node.children.map((operand) => this.of(operand));
         for (const operand of operands) result = result ? combine(result, operand) : operand;
