@@ -1849,6 +1849,16 @@ describe("findings on code synclint was not tuned on", () => {
                   print("even")
     `;
     assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [14]);
+    // `t` names a tensor of timesteps as often as a counter: its modulo test stays a tensor's.
+    const timesteps = py`
+      import torch
+      class Denoiser(torch.nn.Module):
+          def forward(self, x, t):
+              if t % 2 == 0:
+                  return x
+              return -x
+    `;
+    assert.deepStrictEqual(findings(timesteps, "implicit-host-read").map((f) => f.line), [4]);
   });
 
   it("a few steps in the `__main__` block of a file of models is a smoke test (kohya's `sdxl_original_unet.py`); a script's own training loop is not", () => {

@@ -1334,7 +1334,8 @@ function namesCounter(raw: SyntaxNode, text: string): boolean {
   const named = node.type === "subscript" ? unparenthesized(childByField(node, "value") ?? node) : node;
   if (named.type !== "identifier" && named.type !== "attribute") return false;
   const name = lastName(text.slice(named.start, named.end));
-  return node.type === "subscript" ? /^(steps|iters|iterations|counts|counters|epochs)$/i.test(name) : COUNTER_NAME.test(name);
+  // Not `t` or `idx`, which name tensors as often as counters (`t % 2 == 0` of a tensor of timesteps).
+  return node.type === "subscript" ? /^(steps|iters|iterations|counts|counters|epochs)$/i.test(name) : COUNTER_NAME.test(name) && /step|iter|epoch|count|update/i.test(name);
 }
 
 function isUnpackTarget(node: SyntaxNode): boolean {
