@@ -14,7 +14,7 @@ function findings(code: string, rule?: string): Array<{ line: number; rule: stri
 describe("findings on code synclint was not tuned on", () => {
   before(() => initParser());
 
-  it("batches of a loader prepared by accelerate are already on the device: no copy or pin_memory finding, the loops stay hot", () => {
+  it("batches of a loader prepared by accelerate are already on the device: no copy finding, the loops stay hot; the loaders want `pin_memory=True`, since accelerate copies their batches from pageable memory", () => {
     const code = py`
       import torch
       from torch.utils.data import DataLoader
@@ -33,7 +33,7 @@ describe("findings on code synclint was not tuned on", () => {
               batch.to(accelerator.device)
               correct = (model(**batch).logits.argmax(-1) == batch["labels"]).sum().item()
     `;
-    assert.deepStrictEqual(findings(code), [{ line: 16, rule: "item-in-hot-path" }]);
+    assert.deepStrictEqual(findings(code), [{ line: 6, rule: "dataloader-pin-memory" }, { line: 7, rule: "dataloader-pin-memory" }, { line: 16, rule: "item-in-hot-path" }]);
   });
 
   it("a single prepared loader, kept on self and cycled, and Fabric's setup_dataloaders, are device loaders too", () => {

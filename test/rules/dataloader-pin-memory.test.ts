@@ -109,6 +109,24 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "a loader handed to `accelerator.prepare(...)` has its batches moved by accelerate with a blocking copy; a pinned one, or one prepared nowhere, is not reported",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from accelerate import Accelerator
+        def main(model, optimizer, train_set, eval_set, test_set):
+            accelerator = Accelerator()
+            train_dataloader = DataLoader(train_set, batch_size=8, shuffle=True)
+            eval_dataloader = DataLoader(eval_set, batch_size=8, pin_memory=True)
+            test_dataloader = DataLoader(test_set, batch_size=8)
+            model, optimizer, train_dataloader, eval_dataloader = accelerator.prepare(model, optimizer, train_dataloader, eval_dataloader)
+            for batch in train_dataloader:
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+      `,
+      errors: [{ line: 6, messageIncludes: ["`accelerator.prepare()` at line 9", "DataLoaderConfiguration(non_blocking=True)"] }],
+    },
+    {
       name: "batches drawn with `next()` from an iterator or a generator over the loader, and moved in the loop",
       code: py`
         import torch

@@ -1,5 +1,5 @@
 import type { Rule, RuleContext } from "../rule";
-import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, forEachNode, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { enclosingClassOf } from "../syntax";
@@ -15,7 +15,7 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device.",
+    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches.",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
@@ -23,6 +23,7 @@ export const dataloaderPinMemory: Rule = {
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
       pinPassed: "`DataLoader` without `pin_memory=True`: `{{callee}}()` is given it with the GPU device `{{device}}` at line {{line}}, to move its batches there, and copies from pageable memory cannot overlap with compute.",
+      pinPrepared: "`DataLoader` without `pin_memory=True`: `{{callee}}()` at line {{line}} makes it move each batch to the GPU (accelerate's `send_to_device`), a blocking copy from pageable memory; pin it, and pass `dataloader_config=DataLoaderConfiguration(non_blocking=True)` to the `Accelerator`, so the copy can overlap with compute.",
     },
     mechanism: [
       "**Pageable batches** — without `pin_memory=True` each batch lives in pageable host memory.",
@@ -37,7 +38,7 @@ export const dataloaderPinMemory: Rule = {
       useInstead: ["loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)  # the fix adds `pin_memory=True`", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
       fixSafety: "Adding `pin_memory=True` (or turning `pin_memory=False` into `True`) changes where batches are allocated, not their values: a safe fix, applied by `--fix`. " +
         "It is not offered when the dataset may already hold GPU tensors (its expression mentions a device), since pinning those raises.",
-      facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`"],
+      facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`", "§7 accelerate's prepared DataLoader moves each batch with a blocking copy by default"],
     },
   },
   create(context) {
@@ -52,8 +53,15 @@ export const dataloaderPinMemory: Rule = {
         // `if args.train_subset: train_loader = DataLoader(...)` with the option off by default.
         if (context.analysis.hotPaths.neverRunsByDefault(node)) return;
         const move = deviceMoveOfBatches(node, context);
-        if (!move) return;
         const callee = childByField(node, "function")!;
+        if (!move) {
+          const prepare = preparedByAccelerate(node, context);
+          if (!prepare) return;
+          const line = String(context.analysis.source.position(prepare.start).line + 1);
+          const data = { line, callee: context.text(childByField(prepare, "function")!) };
+          context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pinPrepared", data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
+          return;
+        }
         const line = String(context.analysis.source.position(move.node.start).line + 1);
         const data: Record<string, string> = move.device ? { line, callee: context.text(childByField(move.node, "function")!), device: context.text(move.device) } : { line };
         context.report({ node, range: { start: callee.start, end: node.end }, messageId: move.device ? "pinPassed" : "pin", data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
@@ -77,6 +85,26 @@ function datasetMayBeOnDevice(call: SyntaxNode, context: RuleContext): boolean {
     if (binding?.value && mentionsDevice(context.text(binding.value))) return true;
   }
   return false;
+}
+
+/**
+ * The `accelerator.prepare(...)` of the loader's scope that is given the loader by name: accelerate's
+ * `DataLoaderShard` then moves each batch with `send_to_device(batch, device, non_blocking=False)` unless the
+ * `Accelerator` is configured with `DataLoaderConfiguration(non_blocking=True)` (pytorch-sync-facts.md §7).
+ */
+function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
+  const target = assignment ? childByField(assignment, "left") : undefined;
+  if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
+  const name = context.text(target);
+  let prepare: SyntaxNode | undefined;
+  forEachNode(scopeOf(call, context.analysis.scopes).node, (node) => {
+    if (prepare || node.type !== "call" || node.start < call.end) return;
+    const method = methodCall(node, context);
+    if (method?.method !== "prepare" || !/accelerator$/i.test(lastName(context.text(method.receiver)))) return;
+    if (positional(node).some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
+  });
+  return prepare;
 }
 
 /** `pin_memory=True` in place of `pin_memory=False`, or added as the last argument. */
