@@ -93,9 +93,8 @@ function datasetMayBeOnDevice(call: SyntaxNode, context: RuleContext): boolean {
  * `Accelerator` is configured with `DataLoaderConfiguration(non_blocking=True)` (pytorch-sync-facts.md §7).
  */
 function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
-  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
-  const target = assignment ? childByField(assignment, "left") : undefined;
-  if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
+  const target = loaderTarget(call);
+  if (!target) return undefined;
   const name = context.text(target);
   let prepare: SyntaxNode | undefined;
   forEachNode(scopeOf(call, context.analysis.scopes).node, (node) => {
@@ -105,6 +104,13 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
     if (positional(node).some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
   });
   return prepare;
+}
+
+/** The name or attribute the loader built by `call` is assigned to (`train_loader = DataLoader(...)`), if it is. */
+function loaderTarget(call: SyntaxNode): SyntaxNode | undefined {
+  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
+  const target = assignment ? childByField(assignment, "left") : undefined;
+  return target && (target.type === "identifier" || target.type === "attribute") ? target : undefined;
 }
 
 /** `pin_memory=True` in place of `pin_memory=False`, or added as the last argument. */
@@ -134,9 +140,8 @@ interface BatchMove {
  * batches there.
  */
 function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): BatchMove | undefined {
-  const assignment = call.parent?.type === "assignment" && call.field === "right" ? call.parent : undefined;
-  const target = assignment ? childByField(assignment, "left") : undefined;
-  if (!target || (target.type !== "identifier" && target.type !== "attribute")) return undefined;
+  const target = loaderTarget(call);
+  if (!target) return undefined;
   const name = context.text(target);
   // `self.loader = DataLoader(...)` in `__init__` is iterated by other methods of the class.
   const owner = target.type === "attribute" && name.startsWith("self.") ? enclosingClassOf(call) : undefined;
