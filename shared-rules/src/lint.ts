@@ -150,8 +150,8 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   const strict = config.preset === "strict";
   // Tests run once per test, and export code once per export, not once per training step: under `recommended`
   // they have no hot paths.
-  const oncePerUse = runsOncePerUse(options.filePath, text);
   const checksCasesOnce = inferenceScript(options.filePath, text);
+  const oncePerUse = runsOncePerUse(options.filePath, checksCasesOnce);
   // Per node type: the check for what Python rejects there and tree-sitter accepted (if any), and the rules' visitors.
   // `rules`: every rule's visitor of the type; `coldRules`: those of rules that report outside hot paths too,
   // all that can report in a function that never runs hot (`coldThroughout`) unless the preset is strict.
@@ -347,14 +347,15 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
 
 /** A test calls what it tests once per test (an export, once per export), not once per step: its calls make nothing hot. */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
-  return runsOncePerUse(filePath, analysis.source.text) ? NO_LINKS : moduleLinks(analysis);
+  return runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis);
 }
 
-function runsOncePerUse(filePath: string | undefined, text: string): boolean {
+/** A test, or export code (`inference`: the file is an inference script named for a test run, so no test). */
+function runsOncePerUse(filePath: string | undefined, inference: boolean): boolean {
   if (!filePath) return false;
   const path = filePath.split(/[\\/]/).join("/");
   if (EXPORT_FILE.test(path) || TEST_DIRECTORY.test(path)) return true;
-  return TEST_FILE.test(path) && !(TEST_SCRIPT_NAME.test(path) && isInferenceScript(text));
+  return TEST_FILE.test(path) && !inference;
 }
 
 /**

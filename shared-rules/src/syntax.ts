@@ -778,6 +778,19 @@ export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
   return current?.type === "class_definition" ? current : undefined;
 }
 
+/** The `return` statements of `fn` itself, not of the functions, lambdas and classes it defines. */
+export function returnStatementsOf(fn: SyntaxNode): SyntaxNode[] {
+  const returns: SyntaxNode[] = [];
+  const stack = [...fn.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
+    if (node.type === "return_statement") returns.push(node);
+    else stack.push(...node.children);
+  }
+  return returns;
+}
+
 export function enclosingFunctionOf(node: SyntaxNode): SyntaxNode | undefined {
   for (let current = node.parent; current; current = current.parent) if (current.type === "function_definition") return current;
   return undefined;

@@ -3,7 +3,7 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
@@ -1821,10 +1821,7 @@ export class HotPaths {
    */
   private truePeriodically(fn: SyntaxNode): boolean {
     if (this.periodicDepth > 4) return false;
-    const returns: SyntaxNode[] = [];
-    forEachNode(childByField(fn, "body")!, (node) => {
-      if (node.type === "return_statement" && enclosingFunctionOf(node) === fn) returns.push(node);
-    });
+    const returns = returnStatementsOf(fn);
     const truthy = returns.filter((statement) => statement.children[0]?.type === "true");
     if (truthy.length === 0 || returns.some((statement) => statement.children[0] && statement.children[0].type !== "true" && statement.children[0].type !== "false")) return false;
     this.periodicDepth++;

@@ -3,7 +3,7 @@
  * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
-import { SyntaxNode, childByField, childrenByField, ownString, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
@@ -813,19 +813,12 @@ export class TensorEvidence {
     if (cached) return cached;
     this.returnMemo.set(fn, UNKNOWN);
     let result: Evidence | undefined;
-    const stack = [...fn.children];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
-      if (node.type === "return_statement") {
-        const value = node.children[0];
-        if (value && value.type !== "none") {
-          const e = this.of(value);
-          result = result ? (result.kind === e.kind ? result : UNKNOWN) : e;
-        }
-        continue;
+    for (const statement of returnStatementsOf(fn)) {
+      const value = statement.children[0];
+      if (value && value.type !== "none") {
+        const e = this.of(value);
+        result = result ? (result.kind === e.kind ? result : UNKNOWN) : e;
       }
-      stack.push(...node.children);
     }
     const final = result && isTensorKind(result.kind)
       ? { kind: result.kind, reason: `returned by \`${this.text(childByField(fn, "name")!)}()\` (${result.reason})` }
@@ -1128,14 +1121,19 @@ export function elementEvidence(whole: Evidence): Evidence {
  * (Lightning Fabric, which moves batches unless `move_to_device=False`). Undefined for any other call.
  */
 function preparedSources(raw: SyntaxNode, text: string): SyntaxNode[] | undefined {
+  const prepared = acceleratePrepared(raw, text);
+  if (prepared) return prepared;
   const named = namedMethodCall(raw, text);
-  if (!named) return undefined;
-  const { call, method, receiver } = named;
-  const launcher = (method === "prepare" && /accelerator$/i.test(receiver)) || (method === "setup_dataloaders" && /fabric$/i.test(receiver));
-  if (!launcher) return undefined;
-  const moveToDevice = keywordArgument(call, "move_to_device", text);
+  if (named?.method !== "setup_dataloaders" || !/fabric$/i.test(named.receiver)) return undefined;
+  const moveToDevice = keywordArgument(named.call, "move_to_device", text);
   if (moveToDevice && text.slice(moveToDevice.start, moveToDevice.end) === "False") return undefined;
-  return positionalArguments(call);
+  return positionalArguments(named.call);
+}
+
+/** The arguments of `accelerator.prepare(...)`, which accelerate returns prepared for the device; undefined for any other call. */
+export function acceleratePrepared(raw: SyntaxNode, text: string): SyntaxNode[] | undefined {
+  const named = namedMethodCall(raw, text);
+  return named?.method === "prepare" && /accelerator$/i.test(named.receiver) ? positionalArguments(named.call) : undefined;
 }
 
 /** `receiver.method(...)`: the call, with the texts of its method and its receiver; undefined for any other node. */
@@ -1316,14 +1314,7 @@ function isStringCollection(node: SyntaxNode): boolean {
 
 /** The tuple that `fn` returns, if it has one `return` and that returns a tuple (`return b[0], b[1]`). */
 function soleTupleReturned(fn: SyntaxNode): SyntaxNode | undefined {
-  const returns: SyntaxNode[] = [];
-  const stack = [...(childByField(fn, "body")?.children ?? [])];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === "function_definition" || node.type === "class_definition" || node.type === "lambda") continue;
-    if (node.type === "return_statement") returns.push(node);
-    else stack.push(...node.children);
-  }
+  const returns = returnStatementsOf(fn);
   const value = returns.length === 1 ? returns[0].children[0] : undefined;
   return value && (value.type === "expression_list" || unparenthesized(value).type === "tuple") ? value : undefined;
 }

@@ -189,7 +189,6 @@ export const dataDependentShape: Rule = {
 /** Expressions that make integer indices out of a mask. */
 const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
 
-/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
 /**
  * A name for a mask (`mask`, `keep`, `valid`, `pos`), unless it names indices with a weaker word (`keep_idx_i`,
  * `keep_inds`: faster-rcnn's NMS output); `mask_indices` stays a mask (fairseq's boolean masks are named so).
@@ -201,6 +200,7 @@ function namedLikeMask(name: string): boolean {
 /** Methods that give the same elements in another shape, or a copy of them. */
 const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
 
+/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);

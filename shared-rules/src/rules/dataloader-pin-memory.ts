@@ -2,6 +2,7 @@ import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, forEachNode, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
+import { acceleratePrepared } from "../analysis/tensor-evidence";
 import { enclosingClassOf } from "../syntax";
 import { DEVICE_NAME, lastName } from "../analysis/names";
 import { MethodCall, calleeName, keyword, methodCall, positional } from "./support";
@@ -53,18 +54,16 @@ export const dataloaderPinMemory: Rule = {
         // `if args.train_subset: train_loader = DataLoader(...)` with the option off by default.
         if (context.analysis.hotPaths.neverRunsByDefault(node)) return;
         const move = deviceMoveOfBatches(node, context);
+        const prepare = move ? undefined : preparedByAccelerate(node, context);
+        const where = move?.node ?? prepare;
+        if (!where) return;
+        const line = String(context.analysis.source.position(where.start).line + 1);
+        const called = () => context.text(childByField(where, "function")!);
+        const [messageId, data] = prepare
+          ? ["pinPrepared", { line, callee: called() }]
+          : move?.device ? ["pinPassed", { line, callee: called(), device: context.text(move.device) }] : ["pin", { line }];
         const callee = childByField(node, "function")!;
-        if (!move) {
-          const prepare = preparedByAccelerate(node, context);
-          if (!prepare) return;
-          const line = String(context.analysis.source.position(prepare.start).line + 1);
-          const data = { line, callee: context.text(childByField(prepare, "function")!) };
-          context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pinPrepared", data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
-          return;
-        }
-        const line = String(context.analysis.source.position(move.node.start).line + 1);
-        const data: Record<string, string> = move.device ? { line, callee: context.text(childByField(move.node, "function")!), device: context.text(move.device) } : { line };
-        context.report({ node, range: { start: callee.start, end: node.end }, messageId: move.device ? "pinPassed" : "pin", data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
+        context.report({ node, range: { start: callee.start, end: node.end }, messageId, data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
       },
     };
   },
@@ -99,9 +98,7 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
   let prepare: SyntaxNode | undefined;
   forEachNode(scopeOf(call, context.analysis.scopes).node, (node) => {
     if (prepare || node.type !== "call" || node.start < call.end) return;
-    const method = methodCall(node, context);
-    if (method?.method !== "prepare" || !/accelerator$/i.test(lastName(context.text(method.receiver)))) return;
-    if (positional(node).some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
+    if (acceleratePrepared(node, context.analysis.source.text)?.some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
   });
   return prepare;
 }
