@@ -7,7 +7,7 @@
  * a path under out/ at run time that does not exist, because the tests compile to out/test/.
  */
 import { FileAnalysis, SourceText, parseSyntaxTree } from "synclint-rules";
-import type { SyntaxNode, SyntaxTree } from "synclint-rules";
+import type { HotEntries, SyntaxNode, SyntaxTree } from "synclint-rules";
 
 /**
  * Python source from a template literal: drops the first line break and the indentation common to all
@@ -29,10 +29,10 @@ export interface Analysed {
 }
 
 /** Parses and analyses a snippet the way the engine does (parser must be initialised). */
-export function analyse(code: string, extraStepFunctions: string[] = []): Analysed {
+export function analyse(code: string, extraStepFunctions: string[] = [], hotEntries?: HotEntries): Analysed {
   const syntax = parseSyntaxTree(code);
   const source = new SourceText(code);
-  return { analysis: new FileAnalysis(syntax, source, { extraStepFunctions }), tree: syntax, source };
+  return { analysis: new FileAnalysis(syntax, source, { extraStepFunctions, hotEntries }), tree: syntax, source };
 }
 
 /** Every node in source order (comments are not part of the tree). */

@@ -17,6 +17,11 @@ export interface ProjectIndexHost {
   workerSetup(): WorkerSetup | undefined;
   /** The workspace's Python files (absolute paths), as the CLI collects them; undefined when there are too many to index. */
   files(): string[] | undefined;
+  /**
+   * The class-like names of the workspace's project texts other than `files` (configs, scripts), as the CLI
+   * reads them; undefined when the workspace is not known to be whole projects (then no class is unreferenced).
+   */
+  namedElsewhere?(files: readonly string[]): ReadonlySet<string> | undefined;
   /** An open document's text and syntax tree, if the file is open (its disk content may be older). */
   openDocument(file: string): { text: string; syntax(): SyntaxTree } | undefined;
   /** The file's configuration; undefined when it is excluded. */
@@ -70,8 +75,10 @@ export class ProjectIndex {
       }
       this.files = new Set(files);
       const before = this.project;
-      const project = before ?? new ProjectHotPaths(files);
-      if (before) project.setFiles(files);
+      // An excluded file is not linted, and so names nothing through its links: its text is read with the configs.
+      const namedElsewhere = this.host.namedElsewhere?.(files.filter((file) => this.host.configFor(file) !== undefined));
+      const project = before ?? new ProjectHotPaths(files, namedElsewhere);
+      if (before) project.setFiles(files, namedElsewhere);
       const setup = files.length >= MIN_FILES_FOR_WORKER ? this.host.workerSetup() : undefined;
       const workers = setup ? new WorkerPool(1, setup) : undefined;
       try {

@@ -33,7 +33,7 @@ import { hoverAt } from "./hover";
 import { codeActionsFor, FIX_ALL_KIND, SHOW_DOCUMENTATION_COMMAND } from "./code-actions";
 import { negotiateEncoding, toOffset } from "./positions";
 import { skipReason } from "./limits";
-import { diskStamp, indexableFiles, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
+import { diskStamp, indexableFiles, lintFileOnDisk, namesOutside, skippedDiagnostic, workspaceFiles } from "./workspace";
 import { warmUp } from "./warm-up";
 import { ProjectIndex } from "./project-index";
 import { turnTaker } from "./event-loop";
@@ -113,6 +113,7 @@ export class SynclintServer {
       // The worker reads the same configuration files; the settings change severities and the preset, not links.
       workerSetup: () => (this.settingsAllow() && this.folders.length > 0 ? { overrides: {}, cwd: this.folders[0], options: { linksOnly: true } } : undefined),
       files: () => this.guard(() => indexableFiles(this.folders)),
+      namedElsewhere: (files) => this.guard(() => namesOutside(this.folders, files)),
       openDocument: (file) => {
         const document = this.openByPath().get(file);
         return document && { text: document.text, syntax: () => document.syntax };

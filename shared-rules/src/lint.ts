@@ -6,6 +6,7 @@ import { SyntaxNode, SyntaxTree, parseSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
 import { HotEntries, ModuleLinks, NO_LINKS, moduleLinks } from "./analysis/cross-file";
+import { namesOfClasses } from "./analysis/class-names";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
@@ -138,7 +139,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   if (suppressions.disableFile) {
     reportSyntaxProblems(pythonOnlyProblems(syntax.root, text));
     statements.clear();
-    return { result: { findings: [], problems, source, ...(options.linkModules ? { links: NO_LINKS } : {}) }, statements, walked: [], ruleFailed: false };
+    return { result: { findings: [], problems, source, ...(options.linkModules ? { links: namingLinks(syntax, text) } : {}) }, statements, walked: [], ruleFailed: false };
   }
 
   const analysis = analyse(syntax, source, config, options);
@@ -332,7 +333,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
  */
 export function projectLinks(text: string, syntax: SyntaxTree, options: LintOptions = {}): ModuleLinks {
   const source = options.source?.text === text ? options.source : new SourceText(text);
-  if (parseSuppressions(syntax.comments, source).disableFile) return NO_LINKS;
+  if (parseSuppressions(syntax.comments, source).disableFile) return namingLinks(syntax, text);
   return linksOf(analyse(syntax, source, options.config ?? resolveConfig({}, process.cwd()), options), options.filePath);
 }
 
@@ -345,9 +346,17 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
   });
 }
 
-/** A test calls what it tests once per test (an export, once per export), not once per step: its calls make nothing hot. */
+/**
+ * A test calls what it tests once per test (an export, once per export), not once per step: its calls make
+ * nothing hot. Every file's names count, a test's and a disabled file's too: what they name is used.
+ */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
-  return runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis);
+  const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis);
+  return { ...links, ...namesOfClasses(analysis.tree.root, analysis.source.text) };
+}
+
+function namingLinks(syntax: SyntaxTree, text: string): ModuleLinks {
+  return { ...NO_LINKS, ...namesOfClasses(syntax.root, text) };
 }
 
 /** A test, or export code (`inference`: the file is an inference script named for a test run, so no test). */

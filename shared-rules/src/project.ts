@@ -6,7 +6,8 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import type { HotEntries, HotEntry, ModuleLinks } from "./analysis/cross-file";
+import type { HotEntries, HotEntry, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
+import { unusedClasses } from "./analysis/class-names";
 
 /** How many files deep a chain of hot calls is followed. */
 const MAX_ROUNDS = 4;
@@ -90,9 +91,13 @@ export class ProjectModules {
   }
 }
 
-/** Each file's hot entries: its functions that other files call from hot paths, each told by its first caller (in file and line order). */
-export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules): Map<string, HotEntries> {
-  const found = new Map<string, Map<string, HotEntry>>();
+/**
+ * Each file's hot entries: its functions that other files call from hot paths, each told by its first caller (in
+ * file and line order); and its classes that nothing in the project uses (`unreferenced`, by file:
+ * `unreferencedClassesOf`).
+ */
+export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, unreferenced?: ReadonlyMap<string, readonly string[]>): Map<string, HotEntries> {
+  const found = new Map<string, Map<string, HotEntry | UnreferencedClass>>();
   const callers = [...linksByFile.keys()].sort();
   for (const caller of callers) {
     for (const call of linksByFile.get(caller)!.calls) {
@@ -103,7 +108,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       // An inherited method is hot where it is defined.
       const name = functions[callee.name];
       const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
-      const known = entries.get(name);
+      const known = entries.get(name) as HotEntry | undefined;
       if (known) {
         // Another hot caller: what the first passes no longer tells what the function receives.
         const { arguments: _passed, tensorFree: _tensorFree, ...rest } = known;
@@ -123,9 +128,74 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       });
     }
   }
+  for (const [file, classes] of unreferenced ?? []) {
+    const entries = found.get(file) ?? found.set(file, new Map()).get(file)!;
+    for (const name of classes) entries.set(name, { unreferenced: true });
+  }
   const result = new Map<string, HotEntries>();
   for (const [file, entries] of found) result.set(file, Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   return result;
+}
+
+/**
+ * By file, the classes that nothing outside an unused class names, in the linted files or in `namedElsewhere`
+ * (`class-names.ts`), in the modules that the project loads: those another file imports, or one of whose
+ * classes another file or a config names (`target: sgm.modules.diffusionmodules.sampling.EulerSampler`). A
+ * module that nothing loads is a script or a snippet: its classes may be used from outside the project.
+ */
+export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
+  const classesByFile = new Map<string, Readonly<Record<string, readonly string[]>>>();
+  const namesOutside: string[] = [...namedElsewhere];
+  for (const [file, links] of linksByFile) {
+    if (links.classes) classesByFile.set(file, links.classes);
+    for (const name of links.names ?? []) namesOutside.push(name);
+  }
+  // With every module taken for loaded, the most classes are unused: mostly none, and no import need be resolved.
+  const unused = unusedClasses(classesByFile, namesOutside);
+  if (unused.size === 0) return unused;
+  const loaded = loadedModules([...unused.keys()], linksByFile, modules, namedElsewhere);
+  for (const [file, classes] of classesByFile) {
+    if (loaded.has(file) || !unused.has(file)) continue;
+    // The classes of a module nothing loads count as used, and so do the names in their bodies.
+    classesByFile.delete(file);
+    for (const [name, names] of Object.entries(classes)) namesOutside.push(name, ...names);
+  }
+  return unusedClasses(classesByFile, namesOutside);
+}
+
+/** Which of `files` the project loads: another file imports the module, or another file or a config names one of its classes. */
+function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Set<string> {
+  const candidates = new Set(files);
+  // Only an import that names a candidate's module by its last name can import it (`.quantize`, `sgm.models.autoencoder.X`).
+  const moduleNames = new Set(files.map((file) => (path.basename(file).replace(/\.pyi?$/, "") === "__init__" ? path.basename(path.dirname(file)) : path.basename(file).replace(/\.pyi?$/, ""))));
+  const definedIn = new Map<string, string[]>();
+  for (const file of files) for (const name of Object.keys(linksByFile.get(file)?.classes ?? {})) (definedIn.get(name) ?? definedIn.set(name, []).get(name)!).push(file);
+  const loaded = new Set<string>();
+  // A file that defines a class of that name means its own (two snippets that each define `Net`).
+  const nameLoads = (name: string, by: string) => {
+    if (by && linksByFile.get(by)?.classes?.[name]) return;
+    for (const file of definedIn.get(name) ?? []) if (file !== by) loaded.add(file);
+  };
+  for (const name of namedElsewhere) nameLoads(name, "");
+  for (const [importer, links] of linksByFile) {
+    for (const target of links.importedModules ?? []) {
+      if (!target.split(".").some((part) => moduleNames.has(part))) continue;
+      const module = modules.resolve(importer, target)?.file;
+      if (module && module !== importer && candidates.has(module)) loaded.add(module);
+    }
+    for (const name of links.names ?? []) nameLoads(name, importer);
+    for (const names of Object.values(links.classes ?? {})) for (const name of names) nameLoads(name, importer);
+  }
+  return loaded;
+}
+
+/** The two links give classes the same names (a lint again of the same text, with other hot entries, does). */
+function sameNaming(a: ModuleLinks | undefined, b: ModuleLinks | undefined): boolean {
+  const same = (x: readonly string[] | undefined, y: readonly string[] | undefined) => (x ?? []).length === (y ?? []).length && (x ?? []).every((each, i) => each === y![i]);
+  if (!a || !b) return a === b;
+  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules)) return false;
+  const classes = Object.keys(a.classes ?? {});
+  return same(classes, Object.keys(b.classes ?? {})) && classes.every((name) => same(a.classes![name], b.classes![name]));
 }
 
 export interface ProjectLintRequest {
@@ -135,27 +205,37 @@ export interface ProjectLintRequest {
 
 /**
  * What the project knows of its files' hot calls into each other: each file's links as last linted, and the
- * hot entries each file was last linted with. Files are absolute paths.
+ * hot entries each file was last linted with. Files are absolute paths. `namedElsewhere`: the class-like names
+ * of the project's texts that are not linted (configs, scripts); without it, no class is taken for unreferenced
+ * (the files linted are not known to be the whole project).
  */
 export class ProjectHotPaths {
   private modules: ProjectModules;
   private readonly links = new Map<string, ModuleLinks>();
   private readonly entries = new Map<string, { key: string; entries: HotEntries }>();
+  /** `unreferencedClassesOf` the links, until a file's names change. */
+  private unreferenced: Map<string, string[]> | undefined;
 
-  constructor(private files: readonly string[]) {
+  constructor(
+    private files: readonly string[],
+    private namedElsewhere?: ReadonlySet<string>,
+  ) {
     this.modules = new ProjectModules(files);
   }
 
-  /** The project's files changed (created, deleted): imports may name other files now. */
-  setFiles(files: readonly string[]): void {
+  /** The project's files changed (created, deleted): imports may name other files now, and configs other classes. */
+  setFiles(files: readonly string[], namedElsewhere?: ReadonlySet<string>): void {
     this.files = files;
+    this.namedElsewhere = namedElsewhere;
     this.modules = new ProjectModules(files);
+    this.unreferenced = undefined;
     const kept = new Set(files);
     for (const file of [...this.links.keys()]) if (!kept.has(file)) this.links.delete(file);
   }
 
   /** A file's links, as its last lint found them (none for a file that could not be linted). */
   record(file: string, links: ModuleLinks | undefined): void {
+    if (!sameNaming(this.links.get(file), links)) this.unreferenced = undefined;
     if (links) this.links.set(file, links);
     else this.links.delete(file);
   }
@@ -173,7 +253,8 @@ export class ProjectHotPaths {
   async propagate<Result extends { links?: ModuleLinks }>(lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>): Promise<Set<string>> {
     const changed = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const entriesByFile = hotEntriesOf(this.links, this.modules);
+      if (this.namedElsewhere) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.namedElsewhere);
+      const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced);
       const requests: ProjectLintRequest[] = [];
       for (const file of this.files) {
         const entries = entriesByFile.get(file);
@@ -194,13 +275,14 @@ export class ProjectHotPaths {
 
 /**
  * Lints `files` (absolute paths) as one project: all of them once, then again those that other files call
- * from hot paths (`ProjectHotPaths.propagate`). Returns the last result of each file.
+ * from hot paths, or whose classes nothing names (`ProjectHotPaths.propagate`). Returns the last result of each file.
  */
 export async function lintProject<Result extends { links?: ModuleLinks }>(
   files: readonly string[],
   lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>,
+  namedElsewhere?: ReadonlySet<string>,
 ): Promise<Map<string, Result>> {
-  const project = new ProjectHotPaths(files);
+  const project = new ProjectHotPaths(files, namedElsewhere);
   const results = await lint(files.map((file) => ({ file })));
   results.forEach((result, file) => project.record(file, result.links));
   await project.propagate(async (requests) => {

@@ -6,7 +6,7 @@
 import * as assert from "assert";
 import * as path from "path";
 import { FileAnalysis, ProjectModules, SourceText, hotEntriesOf, initParser, lintProject, lintSource, parseSyntaxTree } from "synclint-rules";
-import type { HotEntries, LintResult, ModuleLinks } from "synclint-rules";
+import type { HotEntries, HotEntry, LintResult, ModuleLinks } from "synclint-rules";
 import { py } from "../helpers";
 
 const ROOT = path.resolve(path.sep, "project");
@@ -265,7 +265,7 @@ describe("cross-file hot paths", () => {
       const misc = lintSource(MISC, { filePath: at("util/misc.py"), linkModules: true }).links!;
       const entries = hotEntriesOf(new Map([[at("engine.py"), engine], [at("util/misc.py"), misc]]), new ProjectModules([at("engine.py"), at("util/misc.py")]));
       assert.deepStrictEqual([...entries.keys()], [at("util/misc.py")]);
-      const forMisc = entries.get(at("util/misc.py"))!;
+      const forMisc = entries.get(at("util/misc.py"))! as Readonly<Record<string, HotEntry>>;
       assert.deepStrictEqual(Object.keys(forMisc), ["MetricLogger.update", "all_reduce_mean"]);
       assert.strictEqual(forMisc.all_reduce_mean.where, "which `../engine.py` calls at line 15 in the step loop of `train_one_epoch()` (line 8)");
       assert.strictEqual(forMisc.all_reduce_mean.gpu, true);

@@ -89,6 +89,42 @@ describe("language server: the workspace as one project", function () {
     assert.deepStrictEqual(simple(back.diagnostics), expected);
   });
 
+  it("does not report an open model file's classes that nothing in the workspace names, reading configs for names as the CLI does", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-unused-"));
+    fs.mkdirSync(path.join(root, "models"));
+    fs.mkdirSync(path.join(root, "configs"));
+    fs.writeFileSync(path.join(root, "models", "__init__.py"), "from .nets import Net\n");
+    const nets = [
+      "import torch.nn as nn",
+      "",
+      "",
+      "class Net(nn.Module):",
+      "    def forward(self, x):",
+      "        return x.item()",
+      "",
+      "",
+      "class OldNet(nn.Module):",
+      "    def forward(self, x):",
+      "        return x.item()",
+      "",
+      "",
+      "class Head(nn.Module):",
+      "    def forward(self, x):",
+      "        return x.item()",
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(root, "models", "nets.py"), nets);
+    fs.writeFileSync(path.join(root, "train.py"), "from models import Net\n\nmodel = Net()\n");
+    fs.writeFileSync(path.join(root, "configs", "head.yaml"), "head:\n  target: models.nets.Head\n");
+    const netsUri = pathToFileURL(path.join(root, "models", "nets.py")).href;
+    client = new TestClient();
+    await client.initialize({}, pathToFileURL(root).href, { reportTimings: true, warmUp: false });
+    await client.until(() => client.indexed > 0, "the workspace index");
+    await client.open(netsUri, nets);
+    const found = await client.until(() => client.latest(netsUri)?.diagnostics.length === 2 && client.latest(netsUri), "Net's and Head's findings, not OldNet's");
+    assert.deepStrictEqual(found.diagnostics.map((d: any) => d.range.start.line), [5, 15]);
+  });
+
   it("walks at most a budget of folders for the index (a home folder is not a project)", () => {
     const root = makeProject();
     const files = ["engine.py", "util/__init__.py", "util/misc.py"].map((f) => path.join(root, ...f.split("/")));

@@ -27,8 +27,16 @@ export interface HotEntry {
   tensorFree?: boolean;
 }
 
-/** A file's hot entries, by the name of the function in the file: `all_reduce_mean`, `MetricLogger.update`. */
-export type HotEntries = Readonly<Record<string, HotEntry>>;
+/** A class of the file that nothing else in the project names (`class-names.ts`): its methods are not known to run. */
+export interface UnreferencedClass {
+  unreferenced: true;
+}
+
+/**
+ * What the project tells a file of its names: the functions other files call from hot paths, by their name in
+ * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes no other file names, by class name.
+ */
+export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass>>;
 
 /** A call from a hot site of this file to something it imports from the project. */
 export interface ProjectCall {
@@ -61,6 +69,11 @@ export interface ModuleLinks {
   functions: Record<string, string>;
   /** The project modules it imports everything from at its top level (`from .dist import *`), which it re-exports. */
   starImports?: string[];
+  /** The class-like names its text holds outside its classes, and those in each class (`namesOfClasses`). */
+  names?: string[];
+  classes?: Record<string, string[]>;
+  /** The project modules it imports anywhere, as written (`namesOfClasses`). */
+  importedModules?: string[];
 }
 
 export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };

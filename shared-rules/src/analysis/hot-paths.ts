@@ -194,6 +194,8 @@ export class HotPaths {
 
   /** How often `site` runs, and why. */
   contextOf(site: SyntaxNode, depth = 0): SiteContext {
+    const unreferenced = this.unreferencedClassAround(site);
+    if (unreferenced) return this.cold(this.functionLabel(enclosingFunctionOf(site)), unreferenced);
     const events: Event[] = [];
     let fn: SyntaxNode | undefined;
     let capture: SyntaxNode | undefined;
@@ -245,6 +247,7 @@ export class HotPaths {
    * finds every such site cold, and the engine need not ask the hot-path rules about them.
    */
   coldThroughout(fn: SyntaxNode): boolean {
+    if (this.unreferencedClassAround(fn)) return true;
     // The walk first: a function's context may ask for its callers' contexts, a loop is found by looking.
     if (this.someNode(fn, (node) => LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node)))) return false;
     return !this.functionContext(fn).hot;
@@ -459,6 +462,8 @@ export class HotPaths {
 
   private computeFunctionContext(fn: SyntaxNode, depth: number): SiteContext {
     const label = this.functionLabel(fn);
+    const unreferenced = this.unreferencedClassAround(fn);
+    if (unreferenced) return this.cold(label, unreferenced);
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
     const compiledBy = this.compiled().get(fn);
@@ -556,11 +561,27 @@ export class HotPaths {
     });
   }
 
+  /**
+   * Why nothing in the top-level class around `node` is known to run, when the project names the class nowhere
+   * but in its own definition (`class-names.ts`).
+   */
+  private unreferencedClassAround(node: SyntaxNode): string | undefined {
+    const entries = this.env.hotEntries;
+    if (!entries || !(this.anyUnreferencedClass ??= Object.values(entries).some((entry) => "unreferenced" in entry))) return undefined;
+    const statement = topLevelStatementOf(node);
+    const name = statement.type === "class_definition" ? childByField(statement, "name") : undefined;
+    const className = name && this.text(name);
+    if (!className || !Object.prototype.hasOwnProperty.call(entries, className) || !("unreferenced" in entries[className])) return undefined;
+    return `no file of the project builds, subclasses, imports or otherwise names \`${className}\` (nor does any config or script beside them): it is not known to run`;
+  }
+  private anyUnreferencedClass: boolean | undefined;
+
   /** How another file calls `fn` from a hot path, if one does. */
   private crossFileEntry(fn: SyntaxNode): HotEntry | undefined {
     const entries = this.env.hotEntries;
     const name = entries && importableName(fn, this.env.text);
-    return name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+    const entry = name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+    return entry && !("unreferenced" in entry) ? entry : undefined;
   }
 
   /**

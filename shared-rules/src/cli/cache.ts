@@ -22,6 +22,8 @@ interface Entry {
  * the next run lints every file without entries first.
  */
 const SEEDED = "\u0000with-entries";
+/** What a stored result holds; a change (the names in a file's links, format 2) must not read older results. */
+const RESULT_FORMAT = 2;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
@@ -29,7 +31,7 @@ export class ResultCache {
   private dirty = false;
 
   constructor(directory: string) {
-    this.file = path.join(directory, `v${VERSION}`, "results.json");
+    this.file = path.join(directory, `v${VERSION}-${RESULT_FORMAT}`, "results.json");
     try {
       const stored = JSON.parse(fs.readFileSync(this.file, "utf8")) as { entries?: Record<string, Entry> };
       if (stored && typeof stored.entries === "object" && stored.entries) this.entries = stored.entries;

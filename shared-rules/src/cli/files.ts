@@ -6,7 +6,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import ignore, { Ignore } from "ignore";
+import { classLikeNames } from "../analysis/class-names";
 
+const PYTHON_FILE = /\.pyi?$/;
 const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".synclint_cache", "site-packages", "__pypackages__"]);
 
 export interface CollectedFiles {
@@ -15,6 +17,65 @@ export interface CollectedFiles {
   missing: string[];
   /** The walk stopped at `maxFolders` folders: `files` is incomplete. */
   truncated?: boolean;
+}
+
+/** Texts that may name a class the project's Python code builds: configs, scripts, notebooks, docs. */
+const NAMING_FILE = /\.(ya?ml|json|jsonnet|toml|cfg|ini|conf|gin|sh|bash|zsh|md|rst|txt|ipynb|pyi?)$/i;
+/** Bigger files are data (annotations, vocabularies), not configs: their names are not read. */
+const MAX_NAMING_FILE_BYTES = 2 << 20;
+/** What marks a project's root folder. */
+const PROJECT_MARKERS = [".git", "pyproject.toml", "setup.py", "setup.cfg"];
+/** The most folders walked for a project's names (a home folder under version control is no project). */
+const MAX_NAMING_FOLDERS = 20000;
+
+/**
+ * The files of the projects that `paths` lie in whose text may name a class: Python files and configs, scripts,
+ * notebooks and docs, under each path's project root (the nearest folder above it with `.git`, `pyproject.toml`,
+ * `setup.py` or `setup.cfg`; a folder given with none above it is its own root). Undefined when some path
+ * lies in no project (a file with no root above it) or a root is too large to walk: then the files linted are
+ * not known to be their project, and no class may be taken for unreferenced.
+ */
+export function projectNamingFiles(paths: string[]): string[] | undefined {
+  const roots = new Set<string>();
+  for (const given of paths) {
+    const absolute = path.resolve(given);
+    let isDirectory: boolean;
+    try {
+      isDirectory = fs.statSync(absolute).isDirectory();
+    } catch {
+      continue;
+    }
+    const root = projectRootAbove(isDirectory ? absolute : path.dirname(absolute)) ?? (isDirectory ? absolute : undefined);
+    if (!root) return undefined;
+    roots.add(root);
+  }
+  const found = new Set<string>();
+  const budget = { folders: MAX_NAMING_FOLDERS };
+  for (const root of [...roots].sort()) if (!walk(root, gitIgnoreLayersAbove(root), found, budget, NAMING_FILE)) return undefined;
+  return [...found].sort();
+}
+
+function projectRootAbove(directory: string): string | undefined {
+  for (let current = directory; ; current = path.dirname(current)) {
+    if (PROJECT_MARKERS.some((marker) => fs.existsSync(path.join(current, marker)))) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** The class-like names in `files` (`classLikeNames`), each read if it is small enough to be a config or code. */
+export function namesInFiles(files: Iterable<string>): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      if (fs.statSync(file).size > MAX_NAMING_FILE_BYTES) continue;
+      text = fs.readFileSync(file, "latin1");
+    } catch {
+      continue; // unreadable: it names nothing
+    }
+    for (const name of classLikeNames(text)) names.add(name);
+  }
+  return names;
 }
 
 interface GitIgnoreLayer {
@@ -45,6 +106,8 @@ export function collectPythonFiles(paths: string[], maxFolders = Infinity): Coll
 
 function gitIgnoreLayersAbove(directory: string): GitIgnoreLayer[] {
   const layers: GitIgnoreLayer[] = [];
+  // A repository's root is not subject to the ignore files of a repository around it.
+  if (fs.existsSync(path.join(directory, ".git"))) return layers;
   let current = path.dirname(directory);
   for (;;) {
     const layer = readGitIgnore(current);
@@ -75,8 +138,8 @@ function isIgnored(absolute: string, isDirectory: boolean, layers: GitIgnoreLaye
   return false;
 }
 
-/** False when the folder budget ran out before the walk ended. */
-function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>, budget: { folders: number }): boolean {
+/** False when the folder budget ran out before the walk ended. `wanted`: the file names collected. */
+function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>, budget: { folders: number }, wanted = PYTHON_FILE): boolean {
   const stack: Array<{ directory: string; layers: GitIgnoreLayer[] }> = [{ directory: root, layers: inherited }];
   while (stack.length > 0) {
     if (--budget.folders < 0) return false;
@@ -94,7 +157,7 @@ function walk(root: string, inherited: GitIgnoreLayer[], files: Set<string>, bud
       if (entry.isDirectory()) {
         if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(absolute, true, layers)) continue;
         stack.push({ directory: absolute, layers });
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.pyi?$/.test(entry.name)) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && wanted.test(entry.name)) {
         if (entry.isSymbolicLink()) {
           try {
             if (!fs.statSync(absolute).isFile()) continue;

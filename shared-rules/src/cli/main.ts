@@ -5,7 +5,7 @@ import { ConfigError, ConfigResolver, CommandLineOverrides, isExcluded, resolveS
 import { initParser } from "../parser";
 import { rules, findRule } from "../rules";
 import { ruleDocumentation } from "../docs";
-import { collectPythonFiles } from "./files";
+import { collectPythonFiles, namesInFiles, projectNamingFiles } from "./files";
 import { lintFileText, FileResult } from "./lint-file";
 import { lintFiles, projectHotEntries } from "./run-parallel";
 import type { WorkerSetup } from "./worker";
@@ -193,7 +193,8 @@ async function run(argv: string[], streams: Streams): Promise<number> {
     const filePath = path.resolve(values["stdin-filename"]);
     results = [lintFileText(filePath, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, resolver, setup.options)];
   } else {
-    const { files, missing } = collectPythonFiles(positionals.length > 0 ? positionals : ["."]);
+    const paths = positionals.length > 0 ? positionals : ["."];
+    const { files, missing } = collectPythonFiles(paths);
     for (const name of missing) streams.stderr(`synclint: ${name}: no such file or directory\n`);
     if (missing.length > 0 && files.length === 0) return 2;
     // Resolving every file's configuration up front turns a bad config into exit 2 before any work.
@@ -202,6 +203,7 @@ async function run(argv: string[], streams: Streams): Promise<number> {
     results = await lintFiles(included, {
       setup,
       jobs,
+      namedElsewhere: namedOutside(paths, included),
       cache: values.cache || values["cache-location"] ? new ResultCache(path.resolve(values["cache-location"] ?? ".synclint_cache")) : undefined,
       onProgress: showProgress ? (done, total) => streams.stderr(`\rsynclint: ${done}/${total} files`) : undefined,
     });
@@ -218,6 +220,14 @@ async function run(argv: string[], streams: Streams): Promise<number> {
   const warnings = messages.length - errors;
   if (maxWarnings !== undefined) return errors > 0 || warnings > maxWarnings ? 1 : 0;
   return messages.length > 0 ? 1 : 0;
+}
+
+/** The class-like names of the projects' texts other than the files linted (whose lints list their own names). */
+function namedOutside(paths: string[], linted: string[]): Set<string> | undefined {
+  const naming = projectNamingFiles(paths);
+  if (!naming) return undefined;
+  const lintedFiles = new Set(linted);
+  return namesInFiles(naming.filter((file) => !lintedFiles.has(file)));
 }
 
 interface FixRun {
@@ -256,12 +266,13 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
     streams.stdout(fixed.text);
     return fixed.findings.length > 0 ? 1 : 0;
   }
-  const { files, missing } = collectPythonFiles(run.positionals.length > 0 ? run.positionals : ["."]);
+  const paths = run.positionals.length > 0 ? run.positionals : ["."];
+  const { files, missing } = collectPythonFiles(paths);
   for (const name of missing) streams.stderr(`synclint: ${name}: no such file or directory\n`);
   if (missing.length > 0 && files.length === 0) return 2;
   const included = files.filter((file) => !isExcluded(file, run.resolver.forFile(file)));
   // Fixed with what the project says of them, as `synclint` reports them: a function another file calls from a hot path is hot.
-  const hotEntries = await projectHotEntries(included, { setup: run.setup, jobs: run.jobs });
+  const hotEntries = await projectHotEntries(included, { setup: run.setup, jobs: run.jobs, namedElsewhere: namedOutside(paths, included) });
   const results: FileResult[] = [];
   let changedFiles = 0;
   let appliedFixes = 0;

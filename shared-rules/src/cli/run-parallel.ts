@@ -20,6 +20,8 @@ export interface RunOptions {
   jobs?: number;
   onProgress?: (done: number, total: number) => void;
   cache?: ResultCache;
+  /** The class-like names of the project's texts that are not linted (`projectNamingFiles`); undefined: the files are not known to be a whole project. */
+  namedElsewhere?: ReadonlySet<string>;
 }
 
 type Progress = (done: number, total: number) => void;
@@ -37,7 +39,7 @@ export async function lintFiles(files: string[], options: RunOptions): Promise<F
       // Later rounds re-lint a few files; the progress line has said what matters.
       progress = undefined;
       return new Map(linted.map((result) => [result.filePath, result]));
-    });
+    }, options.namedElsewhere);
     return files.flatMap((file) => {
       const result = results.get(file);
       if (!result) return [];
@@ -62,7 +64,7 @@ export async function projectHotEntries(files: string[], options: RunOptions): P
       }
       const linted = await linter.lint(requests);
       return new Map(linted.map((result) => [result.filePath, result]));
-    });
+    }, options.namedElsewhere);
   } finally {
     linter.close();
   }
