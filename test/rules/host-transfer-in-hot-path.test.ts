@@ -115,6 +115,23 @@ ruleTester.run("host-transfer-in-hot-path", {
             export(model, x)
       `,
     },
+    {
+      name: "a chat loop that waits for the user's line on every turn is paced by a person, not a step loop",
+      code: py`
+        import torch
+        def chat(model, tokenizer):
+            while True:
+                lines = []
+                while True:
+                    line = input()
+                    if not line:
+                        break
+                    lines.append(line)
+                ids = tokenizer("\\n".join(lines), return_tensors="pt").input_ids.cuda(non_blocking=True)
+                out = model.generate(ids)
+                print(tokenizer.decode(out[0].cpu()))
+      `,
+    },
   ],
   invalid: [
     {
@@ -300,6 +317,20 @@ ruleTester.run("host-transfer-in-hot-path", {
             export(model, x)
       `,
       errors: [{ line: 3, column: 21, hot: false, messageIncludes: "in `export()`" }],
+    },
+    {
+      name: "a generation loop that reads a prompt only under an option is not a prompt loop",
+      code: py`
+        import torch
+        def main(args, model, prompts):
+            for prompt in prompts:
+                if args.interactive:
+                    prompt = input()
+                ids = torch.tensor(prompt).cuda(non_blocking=True)
+                out = model(ids)
+                print(out.cpu())
+      `,
+      errors: [{ line: 8, messageIncludes: ["`out.cpu()`"] }],
     },
   ],
 });

@@ -225,6 +225,26 @@ ruleTester.run("implicit-host-read", {
                     best = total
       `,
     },
+    {
+      name: "sizes unpacked from a tensor's shape, and arithmetic on them, are Python numbers, also as another module's inputs",
+      code: py`
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Head(nn.Module):
+            def forward(self, features, patch_h, patch_w):
+                return F.interpolate(features, (int(patch_h * 14), int(patch_w * 14)))
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+            def forward(self, x):
+                h, w = x.shape[-2:]
+                patch_h, patch_w = h // 14, w // 14
+                if h > w:
+                    x = x.transpose(-1, -2)
+                return self.head(x, patch_h, patch_w)
+      `,
+    },
   ],
   invalid: [
     {

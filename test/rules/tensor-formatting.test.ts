@@ -102,6 +102,17 @@ ruleTester.run("tensor-formatting", {
                 msg = "epoch %d step %d" % (epoch, step)
       `,
     },
+    {
+      name: "a value added to a string is text: adding a string to a tensor raises",
+      code: py`
+        import torch
+        def generate(loader, model, tokenizer):
+            for batch in loader:
+                out = model.generate(batch["input_ids"].cuda(non_blocking=True))
+                for prompt, continuation in zip(batch["prompt"], tokenizer.batch_decode(out)):
+                    print("\\033[92m" + prompt + "\\033[0m" + continuation)
+      `,
+    },
   ],
   invalid: [
     {

@@ -156,6 +156,9 @@ export interface HotPathEnvironment {
   hotEntries?: HotEntries;
 }
 
+/** Where code runs on some iterations only: a branch, a handler, a nested loop, a short-circuit. */
+const CONDITIONAL_PART = new Set(["if_statement", "elif_clause", "else_clause", "except_clause", "except_group_clause", "conditional_expression", "boolean_operator", "match_statement", "for_statement", "while_statement", "lambda"]);
+
 export class HotPaths {
   private readonly loopKinds = new Map<SyntaxNode, LoopKind>();
   private readonly functionContexts = new Map<SyntaxNode, SiteContext>();
@@ -222,6 +225,8 @@ export class HotPaths {
       }
       const never = this.neverRunsWhenHot(ancestor, child, depth);
       if (never) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), never);
+      if (LOOP_TYPES.has(ancestor.type) && child.field === "body" && this.waitsForUser(ancestor))
+        return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `its loop at line ${this.line(ancestor)} waits for the user to type a line (\`input()\`) on each iteration: a prompt loop, not a step`);
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -1702,6 +1707,37 @@ export class HotPaths {
   }
 
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
+  /**
+   * The loop's body reads a line from the user (`input()`) on every iteration, under no branch: a chat or a
+   * menu, paced by a person (`while True: prompt = input("> ")`, in a `try` for `EOFError` too).
+   */
+  private waitsForUser(loop: SyntaxNode): boolean {
+    if (!/\b(raw_)?input\s*\(/.test(this.env.text)) return false;
+    let waits = this.interactiveLoops.get(loop);
+    if (waits === undefined) {
+      const body = childByField(loop, "body");
+      const everyIteration = (call: SyntaxNode) => {
+        for (let node = call.parent; node && node !== body; node = node.parent) {
+          // An inner `while True:` reading lines until a blank one runs at least once.
+          const always = node.type === "while_statement" && /^(True|1)$/.test(this.text(childByField(node, "condition") ?? node));
+          if (CONDITIONAL_PART.has(node.type) && !always) return false;
+        }
+        return true;
+      };
+      waits = this.someDirectNode(
+        loop,
+        (node) => {
+          const callee = node.type === "call" ? childByField(node, "function") : undefined;
+          return callee?.type === "identifier" && /^(raw_)?input$/.test(this.text(callee)) && !resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes)) && everyIteration(node);
+        },
+        false,
+      );
+      this.interactiveLoops.set(loop, waits);
+    }
+    return waits;
+  }
+  private readonly interactiveLoops = new Map<SyntaxNode, boolean>();
+
   private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
     const body = childByField(loop, "body");
     return !!body && this.someNode(body, predicate, directOnly);

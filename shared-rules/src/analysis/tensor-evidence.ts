@@ -207,6 +207,8 @@ export class TensorEvidence {
         if (!left || !right) return UNKNOWN;
         const leftEvidence = this.of(left);
         if (node.tokens[0] === "%" && leftEvidence.kind === "scalar" && isStringNode(left)) return evidence("scalar", "a formatted string");
+        // `"\033[92m" + prompt + "\033[0m" + continuation`: adding a string to a tensor raises; this is text.
+        if (node.tokens[0] === "+" && (isStringValued(left) || isStringValued(right) || leftEvidence.reason === STRING_SUM)) return evidence("scalar", STRING_SUM);
         return combine(leftEvidence, this.of(right));
       }
       case "comparison_operator": {
@@ -1110,6 +1112,9 @@ export function elementEvidence(whole: Evidence): Evidence {
       return evidence("batch", "a batch from a data loader");
     case "device-loader":
       return evidence("gpu", "a batch the loader put on the device");
+    case "scalar":
+      // An element of a Python number's kin (a `torch.Size`, a string, a list from `.tolist()`) is one too.
+      return evidence("scalar", `an element of a Python value (${whole.reason})`);
     default:
       return UNKNOWN;
   }
@@ -1189,6 +1194,8 @@ export function isStringNode(node: SyntaxNode): boolean {
   const inner = unparenthesized(node);
   return inner.type === "string" || inner.type === "concatenated_string";
 }
+
+const STRING_SUM = "a string concatenation";
 
 /** A string literal, or a string method called on one (`"{}x{}".format(...)`, `", ".join(...)`). */
 function isStringValued(node: SyntaxNode): boolean {
