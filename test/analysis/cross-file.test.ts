@@ -317,6 +317,54 @@ describe("cross-file hot paths", () => {
       assert.match(finding.message, /in `record\(\)`, which `steps\.py` calls at line 7 in `forward_backward\(\)`, which `train\.py` calls at line 7 in the step loop of `train\(\)` \(line 6\)/);
     });
 
+    it("follows what a factory of another file returns (an instance of its class) to the class's methods, through a local kept on self", async () => {
+      const model = py`
+        import torch.nn as nn
+        from .loss import make_loss_evaluator, make_postprocessor
+
+
+        class Detector(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                loss_evaluator = make_loss_evaluator(cfg)
+                self.loss_evaluator = loss_evaluator
+                self.post = make_postprocessor(cfg)
+
+            def forward(self, x, targets):
+                return self.loss_evaluator(x, targets) + self.post.scale(x)
+      `;
+      const loss = py`
+        import torch
+
+
+        class LossComputation:
+            def __init__(self, cfg):
+                self.cfg = cfg
+
+            def __call__(self, x, targets):
+                positive = torch.nonzero(targets > 0).squeeze(1)
+                return x[positive].sum()
+
+
+        class PostProcessor:
+            def scale(self, x):
+                return x * x.max().item()
+
+
+        def make_loss_evaluator(cfg):
+            evaluator = LossComputation(cfg)
+            return evaluator
+
+
+        def make_postprocessor(cfg):
+            return PostProcessor()
+      `;
+      const result = await lintInMemory({ "models/__init__.py": "", "models/detector.py": model, "models/loss.py": loss });
+      const findings = result("models/loss.py").findings;
+      assert.deepStrictEqual(findings.map((finding) => [finding.rule, finding.line]), [["data-dependent-shape", 9], ["item-in-hot-path", 15]]);
+      assert.match(findings[0].message, /in `LossComputation\.__call__\(\)`, which `detector\.py` calls at line 13 in `Detector\.forward\(\)`/);
+    });
+
     it("makes a method that a class inherits hot where it is defined", async () => {
       const result = await lintInMemory({
         "train.py": py`

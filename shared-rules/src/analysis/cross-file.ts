@@ -4,7 +4,7 @@
  * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
  * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
  */
-import { SyntaxNode, childByField, enclosingClassOf } from "../syntax";
+import { SyntaxNode, childByField, enclosingClassOf, returnStatementsOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { passedArguments } from "./hot-paths";
@@ -219,7 +219,46 @@ function importableFunctions(root: SyntaxNode, text: string): Record<string, str
     };
     visit(className);
   }
+  // `make_fcos_loss_evaluator(cfg)` returns an `FCOSLossComputation`: what is called on its result is that class's.
+  for (const statement of root.children) {
+    const definition = definitionOf(statement);
+    if (definition?.type !== "function_definition") continue;
+    const made = classReturned(definition, text);
+    if (!made || !methods.has(made)) continue;
+    const prefix = `${made}.`;
+    for (const [name, runs] of Object.entries(functions)) if (name.startsWith(prefix)) functions[`${nameOf(definition)}.${name.slice(prefix.length)}`] ??= runs;
+  }
   return functions;
+}
+
+/**
+ * The class of the file whose instance every `return` of `fn` returns: `return Cls(cfg)`, or `evaluator =
+ * Cls(cfg)` in the function's body and then `return evaluator`.
+ */
+function classReturned(fn: SyntaxNode, text: string): string | undefined {
+  const returns = returnStatementsOf(fn);
+  if (returns.length === 0) return undefined;
+  const constructed = (value: SyntaxNode | undefined): string | undefined => {
+    const callee = value?.type === "call" ? childByField(value, "function") : undefined;
+    return callee?.type === "identifier" ? text.slice(callee.start, callee.end) : undefined;
+  };
+  let made: string | undefined;
+  for (const statement of returns) {
+    let value: SyntaxNode | undefined = statement.children[0];
+    if (value?.type === "identifier") {
+      const name = text.slice(value.start, value.end);
+      const assignments = (childByField(fn, "body")?.children ?? []).flatMap((each) => {
+        const assignment = each.type === "expression_statement" ? each.children[0] : undefined;
+        const left = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+        return left?.type === "identifier" && text.slice(left.start, left.end) === name ? [childByField(assignment!, "right")] : [];
+      });
+      value = assignments.length === 1 ? assignments[0] : undefined;
+    }
+    const cls = constructed(value);
+    if (!cls || (made && made !== cls)) return undefined;
+    made = cls;
+  }
+  return made;
 }
 
 /** Kinds of value that are never tensors, nor hold them. */

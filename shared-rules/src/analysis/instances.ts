@@ -41,18 +41,24 @@ export function methodCallsOn(call: SyntaxNode, source: InstanceSource): Instanc
       if (resolveBinding(name, node.start, scopeOf(node, source.scopes))?.node === assignment) callsOnInstance(node, source, found, true);
     }
   } else if (left?.type === "attribute") {
-    const object = childByField(left, "object");
-    const attribute = childByField(left, "attribute");
-    const cls = enclosingClassOf(call);
-    if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return [];
-    const name = text.slice(attribute.start, attribute.end);
-    for (const node of identifiersNamed(text, "self", cls)) {
-      if (node.field !== "object" || node.parent?.type !== "attribute") continue;
-      const attributeName = childByField(node.parent, "attribute");
-      if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, source, found, false);
-    }
+    callsOnSelfAttribute(left, source, found);
   }
   return found;
+}
+
+/** `self.v = ...` in a class: the calls made on `self.v` in that class. */
+function callsOnSelfAttribute(left: SyntaxNode, source: InstanceSource, found: InstanceCall[]): void {
+  const text = source.text;
+  const object = childByField(left, "object");
+  const attribute = childByField(left, "attribute");
+  const cls = enclosingClassOf(left);
+  if (!cls || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self" || !attribute) return;
+  const name = text.slice(attribute.start, attribute.end);
+  for (const node of identifiersNamed(text, "self", cls)) {
+    if (node.field !== "object" || node.parent?.type !== "attribute" || node.parent === left) continue;
+    const attributeName = childByField(node.parent, "attribute");
+    if (attributeName && text.slice(attributeName.start, attributeName.end) === name) callsOnInstance(node.parent, source, found, false);
+  }
 }
 
 /**
@@ -65,6 +71,9 @@ function callsOnInstance(node: SyntaxNode, source: InstanceSource, found: Instan
   if (method) return void found.push(method);
   if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
   if (!followArguments || node.type !== "identifier") return;
+  // `loss_evaluator = make_loss_evaluator(cfg)`, then `self.loss_evaluator = loss_evaluator`.
+  const kept = node.field === "right" && node.parent?.type === "assignment" ? childByField(node.parent, "left") : undefined;
+  if (kept?.type === "attribute") return callsOnSelfAttribute(kept, source, found);
   const call = node.parent?.type === "argument_list" ? node.parent.parent : node.parent?.type === "keyword_argument" && node.field === "value" ? node.parent.parent?.parent : undefined;
   const fn = call?.type === "call" ? source.localFunction(call) : undefined;
   const parameter = fn && source.parameterFor(fn, call!, node);
