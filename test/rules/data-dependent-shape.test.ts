@@ -163,6 +163,18 @@ ruleTester.run("data-dependent-shape", {
                 tokens = torch.multinomial(probs, 4, replacement=True)
       `,
     },
+    {
+      name: "a value converted to a host tensor in a branch that tests its type is on the host on both paths",
+      code: py`
+        import numpy as np
+        import torch
+        def collect(loader):
+            for x in loader:
+                if isinstance(x, np.ndarray):
+                    x = torch.from_numpy(x)
+                positive = x[x > 0]
+      `,
+    },
   ],
   invalid: [
     {
@@ -382,6 +394,19 @@ ruleTester.run("data-dependent-shape", {
             wrong = (allp != 0).nonzero()
       `,
       errors: [{ line: 7, column: 25, hot: false }],
+    },
+    {
+      name: "a tensor moved to the host only in a branch (a fallback) is still on the GPU after it",
+      code: py`
+        import torch
+        def evaluate(loader, model, cpu_nms=False):
+            for images in loader:
+                pred = model(images.cuda(non_blocking=True))
+                if cpu_nms:
+                    pred = pred.cpu()
+                boxes = pred[pred[:, 4] > 0.5]
+      `,
+      errors: [{ line: 7, messageIncludes: ["boolean mask"] }],
     },
   ],
 });

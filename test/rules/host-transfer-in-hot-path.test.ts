@@ -332,5 +332,16 @@ ruleTester.run("host-transfer-in-hot-path", {
       `,
       errors: [{ line: 8, messageIncludes: ["`out.cpu()`"] }],
     },
+    {
+      name: "the indices of a top-k of GPU logits are on the GPU",
+      code: py`
+        import torch
+        def predict(loader, model):
+            for images in loader:
+                logits = model(images.cuda(non_blocking=True))
+                top5 = torch.topk(logits, 5).indices.tolist()
+      `,
+      errors: [{ line: 5, messageIncludes: [".indices.tolist()"] }],
+    },
   ],
 });

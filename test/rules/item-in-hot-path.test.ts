@@ -266,6 +266,21 @@ ruleTester.run("item-in-hot-path", {
                 entry = table.item(3)
       `,
     },
+    {
+      name: "a host tensor made in one branch is not taken for the GPU tensor of the other branch",
+      code: py`
+        import torch
+        def train(loader, model, optimizer, clip_grad=None):
+            for batch in loader:
+                model(batch.cuda(non_blocking=True)).mean().backward()
+                if clip_grad is not None:
+                    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), clip_grad)
+                else:
+                    grad_norm = torch.norm(torch.tensor([1.0, 2.0]))
+                print(grad_norm.item())
+                optimizer.step()
+      `,
+    },
   ],
   invalid: [
     {

@@ -123,6 +123,8 @@ const SCALAR_ATTRIBUTES = new Set([
 /** Attributes that count or size (PyG's `num_nodes`, `num_graphs`; `batch_size`): Python numbers on any object. */
 const COUNT_ATTRIBUTE = /^(num|n)_|_(size|count|len|length)$|^(size|count|length)$/;
 /** Attributes of model outputs (Hugging Face and similar) that hold tensors. */
+/** Ops that return a `(values, indices)` named tuple. */
+const VALUES_INDICES_OP = /(^|\.)(topk|sort|max|min|kthvalue|mode|median|nanmedian|cummax|cummin)$/;
 const OUTPUT_TENSOR_ATTRIBUTES = new Set(["grad", "logits", "loss", "last_hidden_state", "pooler_output"]);
 const SCALAR_BUILTINS = new Set([
   "float", "int", "bool", "len", "str", "repr", "format", "isinstance", "issubclass", "hasattr", "callable", "id",
@@ -336,6 +338,20 @@ export class TensorEvidence {
       return UNKNOWN;
     }
     const known = this.ofBinding(binding);
+    // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
+    // was; unless the branch converts a value of another type (`if isinstance(x, np.ndarray): x = torch.from_numpy(x)`).
+    if (known.kind === "cpu" && binding.kind === "assign") {
+      const branch = branchAround(binding.node);
+      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
+        // The value before: the last earlier binding on every path to the use (one in another branch may not have run).
+        const scope = scopeOf(binding.node, this.env.scopes);
+        let previous = previousBinding(binding, scope);
+        while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
+        const before = previous && this.ofBinding(previous);
+        const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(childByField(branch, "condition") ?? branch));
+        if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
+      }
+    }
     if (known.kind === "batch" && binding.kind === "for") {
       const mover = this.movedInPlace(binding);
       if (mover && mover.end <= node.start) return { kind: "gpu", reason: `moved in place by \`${this.text(mover)}\``, moved: true };
@@ -1030,6 +1046,8 @@ export class TensorEvidence {
       return evidence("scalar", `\`.${attribute}\` is metadata`);
     if (isTensorKind(owner.kind)) {
       if (TENSOR_ATTRIBUTES.has(attribute)) return owner.kind === "batch" ? evidence("cpu", owner.reason) : owner;
+      // `torch.topk(logits, k).indices`: the named tuple's tensors are where the input is.
+      if ((attribute === "values" || attribute === "indices") && object.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(object, "function")!))) return owner;
       if (owner.kind === "batch") return owner;
       if (owner.kind === "gpu" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return owner;
       // `data = data.to(device)` (a PyG `Data`, a batch class with `.to()`), then `data.train_mask`: a tensor has no
@@ -1196,6 +1214,21 @@ export function isStringNode(node: SyntaxNode): boolean {
 }
 
 const STRING_SUM = "a string concatenation";
+
+/** `statement` runs on every path to `use`: no branch, loop or `try` holds it that does not also hold `use`. */
+function reachesAlways(statement: SyntaxNode, use: SyntaxNode): boolean {
+  for (let node = statement.parent; node && node.type !== "function_definition" && node.type !== "class_definition" && node.type !== "module"; node = node.parent) {
+    if (!/^(if_statement|for_statement|while_statement|try_statement|match_statement)$/.test(node.type)) continue;
+    if (!(node.start <= use.start && use.end <= node.end)) return false;
+  }
+  return true;
+}
+
+/** The `if` statement whose branch holds `statement`, within its function. */
+function branchAround(statement: SyntaxNode): SyntaxNode | undefined {
+  for (let node = statement.parent; node && node.type !== "function_definition" && node.type !== "class_definition" && node.type !== "module"; node = node.parent) if (node.type === "if_statement") return node;
+  return undefined;
+}
 
 /** A string literal, or a string method called on one (`"{}x{}".format(...)`, `", ".join(...)`). */
 function isStringValued(node: SyntaxNode): boolean {
