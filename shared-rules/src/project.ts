@@ -107,6 +107,8 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       if (!callee || !functions || !Object.prototype.hasOwnProperty.call(functions, callee.name)) continue;
       // An inherited method is hot where it is defined.
       const name = functions[callee.name];
+      // Reading an attribute runs only a property.
+      if (call.read && !linksByFile.get(callee.file)!.properties?.includes(name)) continue;
       const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
       const known = entries.get(name) as HotEntry | undefined;
       if (known) {

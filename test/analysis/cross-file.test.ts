@@ -365,6 +365,49 @@ describe("cross-file hot paths", () => {
       assert.match(findings[0].message, /in `LossComputation\.__call__\(\)`, which `detector\.py` calls at line 13 in `Detector\.forward\(\)`/);
     });
 
+    it("makes a property of another file's class hot where a hot path reads it, and not a method read without a call", async () => {
+      const result = await lintInMemory({
+        "train.py": py`
+          import torch
+          from meters import AverageMeter
+
+
+          def train(model, loader, optimizer, callbacks):
+              loss_meter = AverageMeter()
+              for batch in loader:
+                  loss = model(batch.cuda(non_blocking=True)).mean()
+                  loss.backward()
+                  optimizer.step()
+                  loss_meter.update(loss.detach())
+                  callbacks.append(loss_meter.summary)
+                  print(loss_meter.avg)
+        `,
+        "meters.py": py`
+          import torch
+
+
+          class AverageMeter:
+              def __init__(self):
+                  self.sum = 0
+                  self.count = 0
+
+              def update(self, value):
+                  self.sum += value
+                  self.count += 1
+
+              def summary(self):
+                  return self.sum.item()
+
+              @property
+              def avg(self):
+                  return self.sum.item() / self.count
+        `,
+      });
+      const findings = result("meters.py").findings;
+      assert.deepStrictEqual(findings.map((finding) => [finding.rule, finding.line]), [["item-in-hot-path", 18]]);
+      assert.match(findings[0].message, /in `AverageMeter\.avg\(\)`, which `train\.py` calls at line 13 in the step loop of `train\(\)`/);
+    });
+
     it("makes a method that a class inherits hot where it is defined", async () => {
       const result = await lintInMemory({
         "train.py": py`

@@ -281,6 +281,23 @@ ruleTester.run("item-in-hot-path", {
                 optimizer.step()
       `,
     },
+    {
+      name: "reading a method that is not a property (to pass it on) does not run it",
+      code: py`
+        import torch
+        class Meter:
+            def __init__(self):
+                self.total = torch.zeros(1, device="cuda")
+            def report(self):
+                return self.total.item()
+        def train(loader, model, optimizer, hooks):
+            meter = Meter()
+            for x in loader:
+                model(x.cuda(non_blocking=True)).mean().backward()
+                optimizer.step()
+                hooks.append(meter.report)
+      `,
+    },
   ],
   invalid: [
     {
@@ -576,6 +593,32 @@ ruleTester.run("item-in-hot-path", {
             print(summarize(model(x)))
       `,
       errors: [{ line: 3, column: 21, hot: false, messageIncludes: "in `summarize()`" }],
+    },
+    {
+      name: "a property read in the step loop runs on every step; a meter's sum that values are added to is no number",
+      code: py`
+        import torch
+        class Meter:
+            def __init__(self):
+                self.sum = 0
+                self.count = 0
+            def update(self, value, n=1):
+                self.sum += value * n
+                self.count += n
+            @property
+            def avg(self):
+                avg = self.sum / self.count
+                return avg.item() if isinstance(avg, torch.Tensor) else avg
+        def train(loader, model, optimizer):
+            meter = Meter()
+            for x in loader:
+                loss = model(x.cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                meter.update(loss.detach())
+                print(meter.avg)
+      `,
+      errors: [{ line: 12, messageIncludes: ["`avg.item()`", "`Meter.avg()`"] }],
     },
   ],
 });

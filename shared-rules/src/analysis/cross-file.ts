@@ -10,7 +10,7 @@ import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
-import { methodCallsOn } from "./instances";
+import { isProperty, methodCallsOn } from "./instances";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -54,6 +54,8 @@ export interface ProjectCall {
   repeated?: boolean;
   /** Some hot call of the callee in this file passes something that may be a tensor. */
   tensors: boolean;
+  /** An attribute read (`meter.avg`), not a call: it runs the callee only if that is a `@property`. */
+  read?: true;
 }
 
 export interface ModuleLinks {
@@ -69,6 +71,8 @@ export interface ModuleLinks {
   functions: Record<string, string>;
   /** The project modules it imports everything from at its top level (`from .dist import *`), which it re-exports. */
   starImports?: string[];
+  /** Its methods that reading an attribute runs (`@property`), as `Class.method`. */
+  properties?: string[];
   /** The class-like names its text holds outside its classes, and those in each class (`namesOfClasses`). */
   names?: string[];
   classes?: Record<string, string[]>;
@@ -128,7 +132,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   const imports: Record<string, string> = {};
   const byTarget = new Map<string, ProjectCall>();
 
-  const record = (call: SyntaxNode, target: string) => {
+  const record = (call: SyntaxNode, target: string, read?: true) => {
     const site: SiteContext = analysis.contextOf(call);
     // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
     // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
@@ -150,6 +154,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       gpu: analysis.assumesGpu(call),
       arguments: passedArguments(call, text),
       tensors: passesTensors(call, analysis),
+      ...(read ? { read } : {}),
     });
   };
 
@@ -173,7 +178,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       const callee = `${target}${called.path}`;
       record(called.call, callee);
       // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
-      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`);
+      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read);
     }
   });
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
@@ -182,7 +187,17 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
-  return { calls, imports, functions: importableFunctions(root, text), ...(starImports.length > 0 ? { starImports } : {}) };
+  const properties = root.children.flatMap((statement) => {
+    const cls = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
+    const className = cls?.type === "class_definition" ? childByField(cls, "name") : undefined;
+    if (!className) return [];
+    return (childByField(cls!, "body")?.children ?? []).flatMap((member) => {
+      const method = member.type === "decorated_definition" ? childByField(member, "definition") : undefined;
+      const name = method?.type === "function_definition" && isProperty(method, text) ? childByField(method, "name") : undefined;
+      return name ? [`${text.slice(className.start, className.end)}.${text.slice(name.start, name.end)}`] : [];
+    });
+  });
+  return { calls, imports, functions: importableFunctions(root, text), ...(starImports.length > 0 ? { starImports } : {}), ...(properties.length > 0 ? { properties } : {}) };
 }
 
 function importableFunctions(root: SyntaxNode, text: string): Record<string, string> {

@@ -10,7 +10,7 @@ import {
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
-import { InstanceCall, InstanceSource, methodCallsOn } from "./instances";
+import { InstanceCall, InstanceSource, isProperty, methodCallsOn } from "./instances";
 
 export type LoopKind = "step" | "epoch" | "other";
 
@@ -720,7 +720,12 @@ export class HotPaths {
     const hasOwnCall = !!methodOf(cls, "__call__", this.env.text);
     for (const made of [cls, ...this.subclassesOf(cls)]) {
       const className = this.text(childByField(made, "name")!);
-      for (const { call, name } of this.instanceCalls(made, this.callSitesNamed(className, undefined))) {
+      for (const { call, name, read } of this.instanceCalls(made, this.callSitesNamed(className, undefined))) {
+        // Reading an attribute runs a method only when the method is a property.
+        if (read) {
+          const method = methodOf(cls, name, this.env.text);
+          if (!method || !isProperty(method, this.env.text)) continue;
+        }
         // A subclass's own method is not the base class's; nor is a subclass's own `forward`, which calling its
         // instances runs (unless the base class's `__call__` runs first).
         if (made !== cls && (methodOf(made, name, this.env.text) || (name === "__call__" && !hasOwnCall && methodOf(made, "forward", this.env.text)))) continue;

@@ -17,8 +17,16 @@ export interface InstanceSource {
 }
 
 export interface InstanceCall {
+  /** The call; for a read, the attribute (`meter.avg`), which runs the method if it is a `@property`. */
   call: SyntaxNode;
   name: string;
+  read?: true;
+}
+
+/** `@property def avg(self)`: reading the attribute runs it. */
+export function isProperty(fn: SyntaxNode, text: string): boolean {
+  const decorated = fn.parent?.type === "decorated_definition" ? fn.parent : undefined;
+  return !!decorated?.children.some((child) => child.type === "decorator" && /^@\s*property\s*$/.test(text.slice(child.start, child.end)));
 }
 
 /**
@@ -70,6 +78,8 @@ function callsOnInstance(node: SyntaxNode, source: InstanceSource, found: Instan
   const method = methodCalled(node, source.text);
   if (method) return void found.push(method);
   if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
+  const read = attributeRead(node, source.text);
+  if (read) return void found.push(read);
   if (!followArguments || node.type !== "identifier") return;
   // `loss_evaluator = make_loss_evaluator(cfg)`, then `self.loss_evaluator = loss_evaluator`.
   const kept = node.field === "right" && node.parent?.type === "assignment" ? childByField(node.parent, "left") : undefined;
@@ -81,6 +91,15 @@ function callsOnInstance(node: SyntaxNode, source: InstanceSource, found: Instan
   for (const use of identifiersNamed(source.text, parameter.name, fn)) {
     if (resolveBinding(parameter.name, use.start, scopeOf(use, source.scopes)) === parameter) callsOnInstance(use, source, found, false);
   }
+}
+
+/** `receiver.avg` read (not called, not assigned): the attribute and `avg`. */
+function attributeRead(receiver: SyntaxNode, text: string): InstanceCall | undefined {
+  const read = receiver.field === "object" && receiver.parent?.type === "attribute" ? receiver.parent : undefined;
+  const attribute = read && childByField(read, "attribute");
+  if (!read || !attribute || read.field === "function") return undefined;
+  if ((read.parent?.type === "assignment" || read.parent?.type === "augmented_assignment") && read.field === "left") return undefined;
+  return { call: read, name: text.slice(attribute.start, attribute.end), read: true };
 }
 
 /** `receiver.m(...)`: the call and `m`. */

@@ -338,6 +338,11 @@ export class TensorEvidence {
       return UNKNOWN;
     }
     const known = this.ofBinding(binding);
+    // `avg.item() if isinstance(avg, torch.Tensor) else avg`: a tensor there, whatever the binding says.
+    if (known.kind === "unknown") {
+      const tested = this.testHolding(node, (condition) => this.testsTensor(condition, name));
+      if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
+    }
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
     // was; unless the branch converts a value of another type (`if isinstance(x, np.ndarray): x = torch.from_numpy(x)`).
     if (known.kind === "cpu" && binding.kind === "assign") {
@@ -773,16 +778,31 @@ export class TensorEvidence {
    * int):` (`(int, float)`, `numbers.Number`), `if type(name) is int:`, or right of `and` after one.
    */
   private testedAsNumber(node: SyntaxNode, name: string): SyntaxNode | undefined {
+    return this.testHolding(node, (condition) => this.testsNumber(condition, name));
+  }
+
+  /** The test that holds where `node` runs (an `if`'s, an `and`'s left side, a conditional expression's) and that `tests` accepts. */
+  private testHolding(node: SyntaxNode, tests: (condition: SyntaxNode) => boolean): SyntaxNode | undefined {
     for (let child = node, ancestor = node.parent; ancestor; child = ancestor, ancestor = ancestor.parent) {
       const type = ancestor.type;
       if (type === "function_definition" || type === "class_definition" || type === "module") return undefined;
       const condition =
         (type === "if_statement" || type === "elif_clause") && child.field === "consequence" ? childByField(ancestor, "condition")
         : type === "boolean_operator" && ancestor.tokens[0] === "and" && child.field === "right" ? childByField(ancestor, "left")
+        : type === "conditional_expression" && child === ancestor.children[0] ? ancestor.children[1]
         : undefined;
-      if (condition && this.testsNumber(condition, name)) return condition;
+      if (condition && tests(condition)) return condition;
     }
     return undefined;
+  }
+
+  /** `isinstance(name, torch.Tensor)` (alone or in an `and`). */
+  private testsTensor(raw: SyntaxNode, name: string): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.some((part) => this.testsTensor(part, name));
+    if (node.type !== "call" || this.text(childByField(node, "function")!) !== "isinstance") return false;
+    const [value, type] = positionalArguments(node);
+    return !!value && !!type && unparenthesized(value).type === "identifier" && this.text(value) === name && /^(torch\.)?Tensor$/.test(this.text(unparenthesized(type)));
   }
 
   private testsNumber(raw: SyntaxNode, name: string): boolean {
@@ -1036,6 +1056,8 @@ export class TensorEvidence {
       if (info?.tensorAttributes.has(attribute)) return evidence("tensor", `\`self.${attribute}\` is a parameter or buffer`);
       for (const value of info?.attributes.get(attribute) ?? []) {
         const e = this.of(value);
+        // `self.sum = 0`, then `self.sum += val * n` (a meter): the number only starts what values are added to.
+        if (e.kind === "scalar" && cls && new RegExp(`\\bself\\.${attribute}\\s*[-+*/]=`).test(this.text(cls))) return UNKNOWN;
         if (e.kind !== "unknown") return e.kind === "cpu" && info!.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
       }
       // Set where nothing tells what it is (a dataclass field, a builder's result): its name may.
