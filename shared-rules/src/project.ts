@@ -169,7 +169,11 @@ export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLin
 function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Set<string> {
   const candidates = new Set(files);
   // Only an import that names a candidate's module by its last name can import it (`.quantize`, `sgm.models.autoencoder.X`).
-  const moduleNames = new Set(files.map((file) => (path.basename(file).replace(/\.pyi?$/, "") === "__init__" ? path.basename(path.dirname(file)) : path.basename(file).replace(/\.pyi?$/, ""))));
+  const moduleNameOf = (file: string) => {
+    const stem = path.basename(file).replace(/\.pyi?$/, "");
+    return stem === "__init__" ? path.basename(path.dirname(file)) : stem;
+  };
+  const moduleNames = new Set(files.map(moduleNameOf));
   const definedIn = new Map<string, string[]>();
   for (const file of files) for (const name of Object.keys(linksByFile.get(file)?.classes ?? {})) (definedIn.get(name) ?? definedIn.set(name, []).get(name)!).push(file);
   const loaded = new Set<string>();
