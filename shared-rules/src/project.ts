@@ -8,6 +8,7 @@
 import * as path from "path";
 import type { HotEntries, HotEntry, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
+import { decodeHashes, hashOf } from "./analysis/function-names";
 
 /** How many files deep a chain of hot calls is followed. */
 const MAX_ROUNDS = 4;
@@ -165,6 +166,31 @@ export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLin
   return unusedClasses(classesByFile, namesOutside);
 }
 
+/**
+ * By file, the functions it names only where they are defined and that no other file, nor `namedElsewhere`,
+ * may name (`function-names.ts`), in the modules that the project loads (`loadedModules`).
+ */
+export function unreferencedFunctionsOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  const candidates = [...linksByFile].filter(([, links]) => links.unnamedFunctions?.length);
+  if (candidates.length === 0) return result;
+  // A file whose identifiers are not known may name anything.
+  if ([...linksByFile.values()].some((links) => links.identifiers === undefined)) return result;
+  // In how many files each identifier (by hash) is written; the candidate's own file counts its definition.
+  const filesNaming = new Map<number, number>();
+  for (const links of linksByFile.values()) for (const hash of decodeHashes(links.identifiers!)) filesNaming.set(hash, (filesNaming.get(hash) ?? 0) + 1);
+  const loaded = loadedModules(candidates.map(([file]) => file), linksByFile, modules, namedElsewhere);
+  for (const [file, links] of candidates) {
+    if (!loaded.has(file)) continue;
+    const unnamed = links.unnamedFunctions!.filter((key) => {
+      const name = key.slice(key.lastIndexOf(".") + 1);
+      return !namedElsewhere.has(name) && (filesNaming.get(hashOf(name)) ?? 0) <= 1;
+    });
+    if (unnamed.length > 0) result.set(file, unnamed);
+  }
+  return result;
+}
+
 /** Which of `files` the project loads: another file imports the module, or another file or a config names one of its classes. */
 function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Set<string> {
   const candidates = new Set(files);
@@ -195,11 +221,18 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
   return loaded;
 }
 
+/** The unused classes and functions of each file (`unreferencedClassesOf`, `unreferencedFunctionsOf`). */
+function unreferencedOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
+  const result = unreferencedClassesOf(linksByFile, modules, namedElsewhere);
+  for (const [file, functions] of unreferencedFunctionsOf(linksByFile, modules, namedElsewhere)) result.set(file, [...(result.get(file) ?? []), ...functions]);
+  return result;
+}
+
 /** The two links give classes the same names (a lint again of the same text, with other hot entries, does). */
 function sameNaming(a: ModuleLinks | undefined, b: ModuleLinks | undefined): boolean {
   const same = (x: readonly string[] | undefined, y: readonly string[] | undefined) => (x ?? []).length === (y ?? []).length && (x ?? []).every((each, i) => each === y![i]);
   if (!a || !b) return a === b;
-  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules)) return false;
+  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules) || !same(a.unnamedFunctions, b.unnamedFunctions) || a.identifiers !== b.identifiers) return false;
   const classes = Object.keys(a.classes ?? {});
   return same(classes, Object.keys(b.classes ?? {})) && classes.every((name) => same(a.classes![name], b.classes![name]));
 }
@@ -259,7 +292,7 @@ export class ProjectHotPaths {
   async propagate<Result extends { links?: ModuleLinks }>(lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>): Promise<Set<string>> {
     const changed = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (this.namedElsewhere) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.namedElsewhere);
+      if (this.namedElsewhere) this.unreferenced ??= unreferencedOf(this.links, this.modules, this.namedElsewhere);
       const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced);
       const requests: ProjectLintRequest[] = [];
       for (const file of this.files) {
