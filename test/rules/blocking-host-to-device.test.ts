@@ -164,6 +164,18 @@ ruleTester.run("blocking-host-to-device", {
                 class_weights = torch.tensor([1.0, 2.0], device=device)
       `,
     },
+    {
+      name: "a batch a helper moves in place (a statement of its own, named for the move) is on the GPU after it",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for batch in loader:
+                dataclass_to_cuda_(batch)
+                images = batch.video.to("cuda")
+                model(images).mean().backward()
+                optimizer.step()
+      `,
+    },
   ],
   invalid: [
     {

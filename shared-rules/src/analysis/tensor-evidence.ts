@@ -123,6 +123,9 @@ const SCALAR_ATTRIBUTES = new Set([
 /** Attributes that count or size (PyG's `num_nodes`, `num_graphs`; `batch_size`): Python numbers on any object. */
 const COUNT_ATTRIBUTE = /^(num|n)_|_(size|count|len|length)$|^(size|count|length)$/;
 /** Attributes of model outputs (Hugging Face and similar) that hold tensors. */
+/** Helpers named for moving their argument to a GPU (`dataclass_to_cuda_`, `move_to_device`, `batch_to_gpu`). */
+const IN_PLACE_MOVER = /(^|_)(to_(cuda|gpu|device)|cuda)_?$/;
+
 /** Ops that return a `(values, indices)` named tuple. */
 const VALUES_INDICES_OP = /(^|\.)(topk|sort|max|min|kthvalue|mode|median|nanmedian|cummax|cummin)$/;
 const OUTPUT_TENSOR_ATTRIBUTES = new Set(["grad", "logits", "loss", "last_hidden_state", "pooler_output"]);
@@ -464,6 +467,10 @@ export class TensorEvidence {
     const body = binding.loop && childByField(binding.loop, "body");
     if (!body) return undefined;
     for (const use of identifiersNamed(this.env.text, binding.name, body)) {
+      // `dataclass_to_cuda_(sample)`, `move_to_device(batch, device)` as a statement of its own: moved in place.
+      const helperCall = use.parent?.type === "argument_list" && use.parent.children[0] === use ? use.parent.parent : undefined;
+      const helper = helperCall?.type === "call" ? childByField(helperCall, "function") : undefined;
+      if (helper && helperCall!.parent?.type === "expression_statement" && IN_PLACE_MOVER.test(lastName(this.text(helper))) && resolveBinding(binding.name, use.start, scopeOf(use, this.env.scopes)) === binding) return helperCall ?? undefined;
       const attribute = use.parent;
       const call = attribute?.parent;
       if (attribute?.type !== "attribute" || use.field !== "object" || call?.type !== "call" || attribute.field !== "function") continue;
