@@ -7,7 +7,6 @@ import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
 import { HotEntries, ModuleLinks, NO_LINKS, moduleLinks } from "./analysis/cross-file";
 import { namesOfClasses } from "./analysis/class-names";
-import { identifierHashes, unnamedFunctions } from "./analysis/function-names";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
@@ -353,17 +352,11 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
  */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
   const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis);
-  return { ...links, ...naming(analysis.tree.root, analysis.source.text) };
+  return { ...links, ...namesOfClasses(analysis.tree.root, analysis.source.text) };
 }
 
 function namingLinks(syntax: SyntaxTree, text: string): ModuleLinks {
-  return { ...NO_LINKS, ...naming(syntax.root, text) };
-}
-
-/** What the project needs to find the file's unused classes and functions, and what it names. */
-function naming(root: SyntaxNode, text: string): Partial<ModuleLinks> {
-  const unnamed = unnamedFunctions(root, text);
-  return { ...namesOfClasses(root, text), ...(unnamed.length > 0 ? { unnamedFunctions: unnamed } : {}), identifiers: identifierHashes(text) };
+  return { ...NO_LINKS, ...namesOfClasses(syntax.root, text) };
 }
 
 /** A test, or export code (`inference`: the file is an inference script named for a test run, so no test). */

@@ -8,7 +8,6 @@
 import * as path from "path";
 import type { HotEntries, HotEntry, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
-import { decodeHashes, hashOf } from "./analysis/function-names";
 
 /** How many files deep a chain of hot calls is followed. */
 const MAX_ROUNDS = 4;
@@ -36,6 +35,16 @@ export class ProjectModules {
    * (a script's folder is on `sys.path`; so is a package's root), the longest module path first.
    */
   resolve(importer: string, dotted: string): ResolvedName | undefined {
+    // Files of a folder import the same modules: resolved once per folder and name.
+    const key = `${path.dirname(importer)}\0${dotted}`;
+    if (this.resolved.has(key)) return this.resolved.get(key);
+    const found = this.resolveUncached(importer, dotted);
+    this.resolved.set(key, found);
+    return found;
+  }
+  private readonly resolved = new Map<string, ResolvedName | undefined>();
+
+  private resolveUncached(importer: string, dotted: string): ResolvedName | undefined {
     const level = dotted.length - dotted.replace(/^\.+/, "").length;
     const parts = dotted.slice(level).split(".").filter(Boolean);
     let folder = path.dirname(importer);
@@ -53,11 +62,14 @@ export class ProjectModules {
   }
 
   private resolveIn(folder: string, parts: string[]): ResolvedName | undefined {
+    // The folder is absolute and normalized, the parts are names: joined by hand, which is much cheaper than `path.join`.
+    const base = folder.endsWith(path.sep) ? folder : folder + path.sep;
     for (let length = parts.length; length >= 1; length--) {
-      const module = path.join(folder, ...parts.slice(0, length));
+      const module = base + parts.slice(0, length).join(path.sep);
       const name = parts.slice(length).join(".");
       if (this.files.has(`${module}.py`)) return { file: `${module}.py`, name };
-      if (this.files.has(path.join(module, "__init__.py"))) return { file: path.join(module, "__init__.py"), name };
+      const init = `${module}${path.sep}__init__.py`;
+      if (this.files.has(init)) return { file: init, name };
     }
     return undefined;
   }
@@ -166,31 +178,6 @@ export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLin
   return unusedClasses(classesByFile, namesOutside);
 }
 
-/**
- * By file, the functions it names only where they are defined and that no other file, nor `namedElsewhere`,
- * may name (`function-names.ts`), in the modules that the project loads (`loadedModules`).
- */
-export function unreferencedFunctionsOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
-  const result = new Map<string, string[]>();
-  const candidates = [...linksByFile].filter(([, links]) => links.unnamedFunctions?.length);
-  if (candidates.length === 0) return result;
-  // A file whose identifiers are not known may name anything.
-  if ([...linksByFile.values()].some((links) => links.identifiers === undefined)) return result;
-  // In how many files each identifier (by hash) is written; the candidate's own file counts its definition.
-  const filesNaming = new Map<number, number>();
-  for (const links of linksByFile.values()) for (const hash of decodeHashes(links.identifiers!)) filesNaming.set(hash, (filesNaming.get(hash) ?? 0) + 1);
-  const loaded = loadedModules(candidates.map(([file]) => file), linksByFile, modules, namedElsewhere);
-  for (const [file, links] of candidates) {
-    if (!loaded.has(file)) continue;
-    const unnamed = links.unnamedFunctions!.filter((key) => {
-      const name = key.slice(key.lastIndexOf(".") + 1);
-      return !namedElsewhere.has(name) && (filesNaming.get(hashOf(name)) ?? 0) <= 1;
-    });
-    if (unnamed.length > 0) result.set(file, unnamed);
-  }
-  return result;
-}
-
 /** Which of `files` the project loads: another file imports the module, or another file or a config names one of its classes. */
 function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Set<string> {
   const candidates = new Set(files);
@@ -205,8 +192,9 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
   const loaded = new Set<string>();
   // A file that defines a class of that name means its own (two snippets that each define `Net`).
   const nameLoads = (name: string, by: string) => {
-    if (by && linksByFile.get(by)?.classes?.[name]) return;
-    for (const file of definedIn.get(name) ?? []) if (file !== by) loaded.add(file);
+    const definers = definedIn.get(name);
+    if (!definers || (by && linksByFile.get(by)?.classes?.[name])) return;
+    for (const file of definers) if (file !== by) loaded.add(file);
   };
   for (const name of namedElsewhere) nameLoads(name, "");
   for (const [importer, links] of linksByFile) {
@@ -221,18 +209,11 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
   return loaded;
 }
 
-/** The unused classes and functions of each file (`unreferencedClassesOf`, `unreferencedFunctionsOf`). */
-function unreferencedOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
-  const result = unreferencedClassesOf(linksByFile, modules, namedElsewhere);
-  for (const [file, functions] of unreferencedFunctionsOf(linksByFile, modules, namedElsewhere)) result.set(file, [...(result.get(file) ?? []), ...functions]);
-  return result;
-}
-
 /** The two links give classes the same names (a lint again of the same text, with other hot entries, does). */
 function sameNaming(a: ModuleLinks | undefined, b: ModuleLinks | undefined): boolean {
   const same = (x: readonly string[] | undefined, y: readonly string[] | undefined) => (x ?? []).length === (y ?? []).length && (x ?? []).every((each, i) => each === y![i]);
   if (!a || !b) return a === b;
-  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules) || !same(a.unnamedFunctions, b.unnamedFunctions) || a.identifiers !== b.identifiers) return false;
+  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules)) return false;
   const classes = Object.keys(a.classes ?? {});
   return same(classes, Object.keys(b.classes ?? {})) && classes.every((name) => same(a.classes![name], b.classes![name]));
 }
@@ -292,7 +273,7 @@ export class ProjectHotPaths {
   async propagate<Result extends { links?: ModuleLinks }>(lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>): Promise<Set<string>> {
     const changed = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (this.namedElsewhere) this.unreferenced ??= unreferencedOf(this.links, this.modules, this.namedElsewhere);
+      if (this.namedElsewhere) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.namedElsewhere);
       const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced);
       const requests: ProjectLintRequest[] = [];
       for (const file of this.files) {

@@ -10,7 +10,6 @@ import * as path from "path";
 import { initParser, lintProject, lintSource, parseSyntaxTree } from "synclint-rules";
 import type { HotEntries, LintResult } from "synclint-rules";
 import { importedModules, namesOfClasses } from "synclint-rules/out/analysis/class-names";
-import { unnamedFunctions } from "synclint-rules/out/analysis/function-names";
 import { namesInFiles, projectNamingFiles } from "synclint-rules/out/cli/files";
 import { analyse, findNode, py } from "../helpers";
 
@@ -199,78 +198,6 @@ describe("classes the project never uses", () => {
       assert.strictEqual(context.hot, false);
       assert.match(context.reason, /no file of the project builds, subclasses, imports or otherwise names `OldNet`/);
       assert.strictEqual(analysed.analysis.contextOf(findNode(analysed, "x.sum() > 0")).hot, true);
-    });
-  });
-
-  describe("functions the project never uses", () => {
-    const DIFFUSION = py`
-      import torch
-
-
-      class GaussianDiffusion:
-          def __init__(self, num_timesteps):
-              self.num_timesteps = num_timesteps
-
-          def p_sample_loop(self, model, x):
-              for t in range(self.num_timesteps):
-                  x = model(x, torch.tensor([t] * x.shape[0], device=x.device))
-              return x
-
-          def calc_bpd_loop(self, model, x):
-              for t in range(self.num_timesteps):
-                  x = model(x, torch.tensor([t] * x.shape[0], device=x.device))
-              return x
-
-
-      class Wrapped(torch.nn.Module):
-          def unused_override(self, x):
-              for t in range(10):
-                  x = x + torch.tensor([t], device=x.device)
-              return x
-    `;
-    const SAMPLE = py`
-      from diffusion import GaussianDiffusion
-
-
-      def sample(model, x):
-          return GaussianDiffusion(1000).p_sample_loop(model, x)
-    `;
-
-    it("lists a file's functions and methods that it names only in their definitions, and none that a framework or a lookup may call", () => {
-      assert.deepStrictEqual(unnamedFunctions(parseSyntaxTree(DIFFUSION).root, DIFFUSION), ["GaussianDiffusion.p_sample_loop", "GaussianDiffusion.calc_bpd_loop"]);
-      const lookedUp = `${DIFFUSION}\n\ndef run_by_name(diffusion, name):\n    return getattr(diffusion, name)\n`;
-      assert.deepStrictEqual(unnamedFunctions(parseSyntaxTree(lookedUp).root, lookedUp), []);
-      const conventions = py`
-        import functools
-
-
-        def main():
-            pass
-
-
-        def training_step(batch):
-            pass
-
-
-        @functools.lru_cache
-        def cached(x):
-            return x
-
-
-        def helper(x):
-            return x
-      `;
-      assert.deepStrictEqual(unnamedFunctions(parseSyntaxTree(conventions).root, conventions), ["helper"]);
-    });
-
-    it("does not report the step loop of a method nothing in the project calls or names, and keeps one a config names", async () => {
-      const lines = (result: LintResult) => result.findings.map((finding) => finding.line);
-      const project = await lintInMemory({ "diffusion.py": DIFFUSION, "sample.py": SAMPLE }, new Set());
-      assert.deepStrictEqual(lines(project("diffusion.py")), [10]);
-      const named = await lintInMemory({ "diffusion.py": DIFFUSION, "sample.py": SAMPLE }, new Set(["calc_bpd_loop"]));
-      assert.deepStrictEqual(lines(named("diffusion.py")), [10, 15]);
-      const alone = await lintInMemory({ "diffusion.py": DIFFUSION, "sample.py": SAMPLE });
-      assert.deepStrictEqual(lines(alone("diffusion.py")), [10, 15, 22]);
     });
   });
 

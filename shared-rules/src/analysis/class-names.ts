@@ -27,6 +27,11 @@ export interface NamesOfClasses {
   importedModules: string[];
 }
 
+/** The class-like names in a text that defines no class (a config, a script read only for its names). */
+export function classLikeNames(text: string): string[] {
+  return [...new Set(text.match(CLASS_LIKE_NAME))];
+}
+
 export function namesOfClasses(root: SyntaxNode, text: string): NamesOfClasses {
   const definitions: Array<{ name: string; node: SyntaxNode }> = [];
   const seen = new Map<string, number>();

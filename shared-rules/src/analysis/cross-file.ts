@@ -27,17 +27,14 @@ export interface HotEntry {
   tensorFree?: boolean;
 }
 
-/**
- * A class or function of the file that nothing else in the project names (`class-names.ts`, `function-names.ts`):
- * it is not known to run.
- */
+/** A class of the file that nothing else in the project names (`class-names.ts`): its methods are not known to run. */
 export interface UnreferencedClass {
   unreferenced: true;
 }
 
 /**
  * What the project tells a file of its names: the functions other files call from hot paths, by their name in
- * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes and functions nothing else names.
+ * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes no other file names, by class name.
  */
 export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass>>;
 
@@ -81,9 +78,6 @@ export interface ModuleLinks {
   classes?: Record<string, string[]>;
   /** The project modules it imports anywhere, as written (`namesOfClasses`). */
   importedModules?: string[];
-  /** Its functions it names only where they are defined, and a filter of its identifiers (`function-names.ts`). */
-  unnamedFunctions?: string[];
-  identifiers?: string;
 }
 
 export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };

@@ -197,7 +197,7 @@ export class HotPaths {
 
   /** How often `site` runs, and why. */
   contextOf(site: SyntaxNode, depth = 0): SiteContext {
-    const unreferenced = this.unreferencedAround(site);
+    const unreferenced = this.unreferencedClassAround(site);
     if (unreferenced) return this.cold(this.functionLabel(enclosingFunctionOf(site)), unreferenced);
     const events: Event[] = [];
     let fn: SyntaxNode | undefined;
@@ -252,7 +252,7 @@ export class HotPaths {
    * finds every such site cold, and the engine need not ask the hot-path rules about them.
    */
   coldThroughout(fn: SyntaxNode): boolean {
-    if (this.unreferencedAround(fn)) return true;
+    if (this.unreferencedClassAround(fn)) return true;
     // The walk first: a function's context may ask for its callers' contexts, a loop is found by looking.
     if (this.someNode(fn, (node) => LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node)))) return false;
     return !this.functionContext(fn).hot;
@@ -467,7 +467,7 @@ export class HotPaths {
 
   private computeFunctionContext(fn: SyntaxNode, depth: number): SiteContext {
     const label = this.functionLabel(fn);
-    const unreferenced = this.unreferencedAround(fn);
+    const unreferenced = this.unreferencedClassAround(fn);
     if (unreferenced) return this.cold(label, unreferenced);
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
@@ -567,28 +567,19 @@ export class HotPaths {
   }
 
   /**
-   * Why `node` is not known to run, when it is in a top-level class, function or method that the project names
-   * nowhere but in its own definition (`class-names.ts`, `function-names.ts`).
+   * Why nothing in the top-level class around `node` is known to run, when the project names the class nowhere
+   * but in its own definition (`class-names.ts`).
    */
-  private unreferencedAround(node: SyntaxNode): string | undefined {
+  private unreferencedClassAround(node: SyntaxNode): string | undefined {
     const entries = this.env.hotEntries;
-    if (!entries || !(this.anyUnreferenced ??= Object.values(entries).some((entry) => "unreferenced" in entry))) return undefined;
-    const unreferenced = (key: string) => Object.prototype.hasOwnProperty.call(entries, key) && "unreferenced" in entries[key];
+    if (!entries || !(this.anyUnreferencedClass ??= Object.values(entries).some((entry) => "unreferenced" in entry))) return undefined;
     const statement = topLevelStatementOf(node);
-    const name = statement.type === "class_definition" || statement.type === "function_definition" ? childByField(statement, "name") : undefined;
-    if (!name) return undefined;
-    const outer = this.text(name);
-    if (statement.type === "function_definition")
-      return unreferenced(outer) ? `no file of the project calls or otherwise names \`${outer}()\` (nor does any config or script beside them): it is not known to run` : undefined;
-    if (unreferenced(outer)) return `no file of the project builds, subclasses, imports or otherwise names \`${outer}\` (nor does any config or script beside them): it is not known to run`;
-    // A method: the function whose definition is a member of the class's body.
-    let method: SyntaxNode | undefined;
-    for (let current: SyntaxNode | undefined = node; current && current !== statement; current = current.parent ?? undefined) if (current.type === "function_definition" && current.parent?.parent === statement) method = current;
-    const methodName = method && childByField(method, "name");
-    const key = methodName && `${outer}.${this.text(methodName)}`;
-    return key && unreferenced(key) ? `no file of the project calls or otherwise names \`${key}()\` (nor does any config or script beside them): it is not known to run` : undefined;
+    const name = statement.type === "class_definition" ? childByField(statement, "name") : undefined;
+    const className = name && this.text(name);
+    if (!className || !Object.prototype.hasOwnProperty.call(entries, className) || !("unreferenced" in entries[className])) return undefined;
+    return `no file of the project builds, subclasses, imports or otherwise names \`${className}\` (nor does any config or script beside them): it is not known to run`;
   }
-  private anyUnreferenced: boolean | undefined;
+  private anyUnreferencedClass: boolean | undefined;
 
   /** How another file calls `fn` from a hot path, if one does. */
   private crossFileEntry(fn: SyntaxNode): HotEntry | undefined {
@@ -1726,7 +1717,7 @@ export class HotPaths {
    * menu, paced by a person (`while True: prompt = input("> ")`, in a `try` for `EOFError` too).
    */
   private waitsForUser(loop: SyntaxNode): boolean {
-    if (!/\b(raw_)?input\s*\(/.test(this.env.text)) return false;
+    if (!(this.readsInput ??= /\b(raw_)?input\s*\(/.test(this.env.text))) return false;
     let waits = this.interactiveLoops.get(loop);
     if (waits === undefined) {
       const body = childByField(loop, "body");
@@ -1751,6 +1742,7 @@ export class HotPaths {
     return waits;
   }
   private readonly interactiveLoops = new Map<SyntaxNode, boolean>();
+  private readsInput: boolean | undefined;
 
   private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
     const body = childByField(loop, "body");

@@ -458,6 +458,14 @@ export class TensorEvidence {
    * the batch is on the device after it (and until the loop binds the next one). The call that moves it, if the
    * loop's body has one.
    */
+  /** The attributes `self.x += ...` (or `-=`, `*=`, `/=`) adds to somewhere in the class. */
+  private accumulatedAttributes(cls: SyntaxNode): Set<string> {
+    let found = this.accumulatedMemo.get(cls);
+    if (!found) this.accumulatedMemo.set(cls, (found = new Set([...this.text(cls).matchAll(/\bself\.(\w+)\s*[-+*/]=/g)].map((match) => match[1]))));
+    return found;
+  }
+  private readonly accumulatedMemo = new Map<SyntaxNode, Set<string>>();
+
   private movedInPlace(binding: Binding): SyntaxNode | undefined {
     if (!this.moverMemo.has(binding)) this.moverMemo.set(binding, this.findMover(binding));
     return this.moverMemo.get(binding);
@@ -1064,7 +1072,7 @@ export class TensorEvidence {
       for (const value of info?.attributes.get(attribute) ?? []) {
         const e = this.of(value);
         // `self.sum = 0`, then `self.sum += val * n` (a meter): the number only starts what values are added to.
-        if (e.kind === "scalar" && cls && new RegExp(`\\bself\\.${attribute}\\s*[-+*/]=`).test(this.text(cls))) return UNKNOWN;
+        if (e.kind === "scalar" && cls && this.accumulatedAttributes(cls).has(attribute)) return UNKNOWN;
         if (e.kind !== "unknown") return e.kind === "cpu" && info!.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
       }
       // Set where nothing tells what it is (a dataclass field, a builder's result): its name may.

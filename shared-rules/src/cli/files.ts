@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import ignore, { Ignore } from "ignore";
-import { identifiersIn } from "../analysis/function-names";
+import { classLikeNames } from "../analysis/class-names";
 
 const PYTHON_FILE = /\.pyi?$/;
 const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".synclint_cache", "site-packages", "__pypackages__"]);
@@ -62,7 +62,7 @@ function projectRootAbove(directory: string): string | undefined {
   }
 }
 
-/** The identifiers in `files` (class and function names among them), each read if it is small enough to be a config or code. */
+/** The class-like names in `files` (`classLikeNames`), each read if it is small enough to be a config or code. */
 export function namesInFiles(files: Iterable<string>): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
@@ -73,7 +73,7 @@ export function namesInFiles(files: Iterable<string>): Set<string> {
     } catch {
       continue; // unreadable: it names nothing
     }
-    for (const name of identifiersIn(text)) names.add(name);
+    for (const name of classLikeNames(text)) names.add(name);
   }
   return names;
 }
