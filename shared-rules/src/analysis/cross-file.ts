@@ -187,21 +187,14 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
-  const properties = root.children.flatMap((statement) => {
-    const cls = statement.type === "decorated_definition" ? childByField(statement, "definition") : statement;
-    const className = cls?.type === "class_definition" ? childByField(cls, "name") : undefined;
-    if (!className) return [];
-    return (childByField(cls!, "body")?.children ?? []).flatMap((member) => {
-      const method = member.type === "decorated_definition" ? childByField(member, "definition") : undefined;
-      const name = method?.type === "function_definition" && isProperty(method, text) ? childByField(method, "name") : undefined;
-      return name ? [`${text.slice(className.start, className.end)}.${text.slice(name.start, name.end)}`] : [];
-    });
-  });
-  return { calls, imports, functions: importableFunctions(root, text), ...(starImports.length > 0 ? { starImports } : {}), ...(properties.length > 0 ? { properties } : {}) };
+  const { functions, properties } = importableFunctions(root, text);
+  return { calls, imports, functions, ...(starImports.length > 0 ? { starImports } : {}), ...(properties.length > 0 ? { properties } : {}) };
 }
 
-function importableFunctions(root: SyntaxNode, text: string): Record<string, string> {
+/** The functions other modules can call by name (`ModuleLinks.functions`), and the classes' properties among them. */
+function importableFunctions(root: SyntaxNode, text: string): { functions: Record<string, string>; properties: string[] } {
   const functions: Record<string, string> = {};
+  const properties: string[] = [];
   const nameOf = (node: SyntaxNode) => {
     const name = childByField(node, "name");
     return name ? text.slice(name.start, name.end) : "";
@@ -217,7 +210,9 @@ function importableFunctions(root: SyntaxNode, text: string): Record<string, str
     const own: string[] = [];
     for (const member of childByField(definition, "body")?.children ?? []) {
       const method = definitionOf(member);
-      if (method?.type === "function_definition") own.push(nameOf(method));
+      if (method?.type !== "function_definition") continue;
+      own.push(nameOf(method));
+      if (isProperty(method, text)) properties.push(`${className}.${nameOf(method)}`);
     }
     methods.set(className, own);
     const superclasses = childByField(definition, "superclasses");
@@ -243,7 +238,7 @@ function importableFunctions(root: SyntaxNode, text: string): Record<string, str
     const prefix = `${made}.`;
     for (const [name, runs] of Object.entries(functions)) if (name.startsWith(prefix)) functions[`${nameOf(definition)}.${name.slice(prefix.length)}`] ??= runs;
   }
-  return functions;
+  return { functions, properties };
 }
 
 /**

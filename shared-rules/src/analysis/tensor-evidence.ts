@@ -815,9 +815,15 @@ export class TensorEvidence {
   private testsTensor(raw: SyntaxNode, name: string): boolean {
     const node = unparenthesized(raw);
     if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.some((part) => this.testsTensor(part, name));
-    if (node.type !== "call" || this.text(childByField(node, "function")!) !== "isinstance") return false;
+    const tested = this.isinstanceType(node, name);
+    return !!tested && /^(torch\.)?Tensor$/.test(this.text(unparenthesized(tested)));
+  }
+
+  /** The type `node` tests `name` against when it is `isinstance(name, type)`. */
+  private isinstanceType(node: SyntaxNode, name: string): SyntaxNode | undefined {
+    if (node.type !== "call" || this.text(childByField(node, "function")!) !== "isinstance") return undefined;
     const [value, type] = positionalArguments(node);
-    return !!value && !!type && unparenthesized(value).type === "identifier" && this.text(value) === name && /^(torch\.)?Tensor$/.test(this.text(unparenthesized(type)));
+    return value && type && unparenthesized(value).type === "identifier" && this.text(value) === name ? type : undefined;
   }
 
   private testsNumber(raw: SyntaxNode, name: string): boolean {
@@ -828,10 +834,8 @@ export class TensorEvidence {
       if (t.type === "tuple") return t.children.length > 0 && t.children.every(numberType);
       return /^(int|float|bool|complex|numbers\.(Number|Real|Integral))$/.test(this.text(t));
     };
-    if (node.type === "call" && this.text(childByField(node, "function")!) === "isinstance") {
-      const [value, type] = positionalArguments(node);
-      return !!value && !!type && unparenthesized(value).type === "identifier" && this.text(value) === name && numberType(type);
-    }
+    const tested = this.isinstanceType(node, name);
+    if (tested) return numberType(tested);
     // `type(step) is int`, `type(step) == float`
     if (node.type === "comparison_operator" && node.children.length === 2 && (node.tokens[0] === "is" || node.tokens[0] === "==")) {
       const [left, right] = node.children;
