@@ -167,6 +167,7 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
     const context: RuleContext = {
       analysis,
       importsTorch: analysis.importsTorch,
+      runsOncePerUse: oncePerUse,
       text: (node) => text.slice(node.start, node.end),
       report: (descriptor) => report(rule, descriptor),
     };

@@ -84,6 +84,8 @@ export interface RuleContext {
   text(node: SyntaxNode): string;
   /** The file imports torch, so values without evidence may be assumed to be GPU tensors. */
   readonly importsTorch: boolean;
+  /** The file holds tests or export code (by its path), which run once per test or export: no loop of it trains. */
+  readonly runsOncePerUse: boolean;
   report(descriptor: ReportDescriptor): void;
 }
 

@@ -280,6 +280,21 @@ ruleTester.run("blocking-host-to-device", {
       errors: [{ line: 5, column: 80, messageIncludes: ["`self.tokenizer(caption, padding=\"longest\", return…`", "copies host memory to the GPU", "on every forward pass"] }],
     },
     {
+      name: "the ids and the mask of a tokenizer's output are in host memory too (`.input_ids`, `[\"attention_mask\"]`)",
+      code: py`
+        import torch
+        class Captioner(torch.nn.Module):
+            def forward(self, image, prompt):
+                input_ids = self.tokenizer(prompt, return_tensors="pt").input_ids.to(image.device)
+                mask = self.tokenizer(prompt, return_tensors="pt")["attention_mask"].to(image.device)
+                return self.decoder(input_ids, mask, self.visual_encoder(image))
+      `,
+      errors: [
+        { line: 4, messageIncludes: ["`self.tokenizer(prompt, return_tensors=\"pt\").input…`", "copies host memory to the GPU"] },
+        { line: 5, messageIncludes: ["copies host memory to the GPU"] },
+      ],
+    },
+    {
       name: "`.to(...)` a helper that returns the device: `dist_util.dev()`, `torch.cuda.current_device()`",
       code: py`
         import torch

@@ -178,6 +178,27 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "the rows of a transposed mask, and masks stacked with `ones_like` of one, are masks (YOLOv5's `build_targets`)",
+      code: py`
+        import torch
+        def train(loader, model, optimizer):
+            for x, t in loader:
+                gxy = model(x.cuda(non_blocking=True))
+                j, k = ((gxy % 1 < 0.5) & (gxy > 1)).T
+                m = torch.stack((torch.ones_like(j), j, k))
+                kept = gxy.repeat((3, 1, 1))[m]
+                rows = gxy[j]
+                counts = torch.stack((torch.ones_like(j, dtype=torch.long), j))
+                picked = gxy[counts]
+                (kept.sum() + rows.sum() + picked.sum()).backward()
+                optimizer.step()
+      `,
+      errors: [
+        { line: 7, messageIncludes: ["`gxy.repeat((3, 1, 1))[m]`", "boolean mask"] },
+        { line: 8, messageIncludes: ["`gxy[j]`", "boolean mask"] },
+      ],
+    },
+    {
       name: "two masks multiplied are still a mask; a view of a mask is one",
       code: py`
         import torch

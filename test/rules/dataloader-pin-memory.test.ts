@@ -4,6 +4,17 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("dataloader-pin-memory", {
   valid: [
     {
+      name: "a Lightning hook's loader in a test file: a test's Trainer runs a few batches",
+      options: { filePath: "tests/helpers/datamodules.py" },
+      code: py`
+        import pytorch_lightning as pl
+        from torch.utils.data import DataLoader
+        class ClassifDataModule(pl.LightningDataModule):
+            def train_dataloader(self):
+                return DataLoader(self.dataset, batch_size=8)
+      `,
+    },
+    {
       name: "pin_memory=True",
       code: py`
         import torch
@@ -108,6 +119,32 @@ ruleTester.run("dataloader-pin-memory", {
     },
   ],
   invalid: [
+    {
+      name: "a loader that a Lightning hook builds is moved batch by batch by the Trainer; one pinned, one of a class that is not Lightning's, or one built outside the hooks is not reported",
+      code: py`
+        import pytorch_lightning as pl
+        from torch.utils.data import DataLoader
+        class DataModuleFromConfig(pl.LightningDataModule):
+            def train_dataloader(self):
+                return DataLoader(self.datasets["train"], batch_size=self.batch_size, num_workers=4, shuffle=True)
+            def val_dataloader(self):
+                return DataLoader(self.datasets["validation"], batch_size=self.batch_size, pin_memory=True)
+            def preview(self):
+                return DataLoader(self.datasets["train"], batch_size=4)
+        class Plain:
+            def train_dataloader(self):
+                return DataLoader(self.dataset, batch_size=8)
+        class Assigned(pl.LightningDataModule):
+            def __init__(self):
+                self.val_dataloader = self._val_dataloader
+            def _val_dataloader(self):
+                return DataLoader(self.dataset, batch_size=8)
+      `,
+      errors: [
+        { line: 5, messageIncludes: ["`train_dataloader()`", "Lightning's Trainer", "non_blocking=True"] },
+        { line: 17, messageIncludes: ["`val_dataloader()`", "Lightning's Trainer"] },
+      ],
+    },
     {
       name: "a loader handed to `accelerator.prepare(...)` has its batches moved by accelerate with a blocking copy; a pinned one, or one prepared nowhere, is not reported",
       code: py`

@@ -6,6 +6,38 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("item-in-hot-path", {
   valid: [
     {
+      name: "what a tokenizer returns (`self.tokenizer(text, return_tensors=\"pt\")`) is in host memory",
+      code: py`
+        import torch
+        def score(model, tokenizer, prompts):
+            for prompt in prompts:
+                ids = tokenizer(prompt, return_tensors="pt").input_ids
+                logits = model(ids.cuda(non_blocking=True))
+                print(ids.sum().item(), logits.shape)
+      `,
+    },
+    {
+      name: "a plain loader reaches the training function as a parameter, and is cycled over: its batches stay on the host",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from litgpt.utils import CycleIterator
+
+        def fit(model, optimizer, train_dataloader: DataLoader, max_steps: int):
+            train_iterator = CycleIterator(train_dataloader)
+            tokens = 0
+            for step in range(max_steps):
+                batch = next(train_iterator)
+                loss = model(batch["input_ids"].cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                tokens += batch["token_counts"].sum().item()
+
+        def main(model, optimizer, dataset):
+            fit(model, optimizer, train_dataloader=DataLoader(dataset, pin_memory=True), max_steps=100)
+      `,
+    },
+    {
       name: "a batch element that the loop leaves on the host while it moves another of the same batch to the device",
       code: py`
         import torch
@@ -300,6 +332,48 @@ ruleTester.run("item-in-hot-path", {
     },
   ],
   invalid: [
+    {
+      name: "`Tokenizer(path)` builds a tokenizer, not token ids on the host: what its `encode(..., device=device)` returns may be on the GPU",
+      code: py`
+        import torch
+        from litgpt import Tokenizer
+        def score(model, checkpoint_dir, prompts, device):
+            tokenizer = Tokenizer(checkpoint_dir)
+            for prompt in prompts:
+                ids = tokenizer.encode(prompt, device=device)
+                logits = model(ids)
+                print(ids.sum().item(), logits.shape)
+      `,
+      errors: [{ line: 8, messageIncludes: ["`ids.sum().item()`", "if `ids.sum()` is a CUDA tensor"] }],
+    },
+    {
+      name: "a loader that Fabric set up reaches the training function as a parameter, and is cycled over: its batches are on the device",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from litgpt.utils import CycleIterator
+
+        def get_dataloaders(fabric, data):
+            train_dataloader = data.train_dataloader()
+            train_dataloader = fabric.setup_dataloaders(train_dataloader)
+            return train_dataloader
+
+        def fit(fabric, model, optimizer, train_dataloader: DataLoader, max_steps: int):
+            train_iterator = CycleIterator(train_dataloader)
+            tokens = 0
+            for step in range(max_steps):
+                batch = next(train_iterator)
+                loss = model(batch["input_ids"]).mean()
+                fabric.backward(loss)
+                optimizer.step()
+                tokens += batch["token_counts"].sum().item()
+
+        def main(fabric, model, optimizer, data):
+            train_dataloader = get_dataloaders(fabric, data)
+            fit(fabric, model, optimizer, train_dataloader=train_dataloader, max_steps=100)
+      `,
+      errors: [{ line: 18, messageIncludes: ["`batch[\"token_counts\"].sum().item()`", "every step"] }],
+    },
     {
       name: "a function scripted with `@torch.jit.script` runs on every call: its `.item()` waits, with no graph to break",
       code: py`

@@ -4,6 +4,17 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("tensor-formatting", {
   valid: [
     {
+      name: "an input of `forward` named like a string (`split`, `stage`) prefixes logged keys: it is no tensor",
+      code: py`
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class BCELossWithQuant(nn.Module):
+            def forward(self, qloss, target, prediction, split):
+                loss = F.binary_cross_entropy_with_logits(prediction, target) + qloss
+                return loss, {"{}/total_loss".format(split): loss.detach().mean(), f"{split}/quant_loss": qloss.detach().mean()}
+      `,
+    },
+    {
       name: "f-string under a periodic guard",
       code: py`
         import torch

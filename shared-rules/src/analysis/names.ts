@@ -69,6 +69,9 @@ export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|
 /** Parameters named as one size or shape (`x_size`, `window_size`, `shape`): Python ints, or tuples of them. Not `sizes`, often a tensor of them. */
 export const SIZE_PARAMETER_NAME = /^(size|shape)$|_(size|shape)$/;
 
+/** Parameters named like a string: a data split or a stage that prefixes logged keys (`split="train"`), a name or a tag. */
+export const STRING_PARAMETER_NAME = /^(split|phase|stage|mode|prefix|suffix|postfix|log_prefix|tag|name)$/;
+
 /**
  * Methods of a model that do not run it (moves, modes, weights, hooks, saving): any other method call on a
  * model (`model.generate(...)`, `model.get_intermediate_layers(x)`, `model.encode(x)`) runs a forward pass.

@@ -5,7 +5,7 @@
  */
 import { SyntaxNode, childByField, childrenByField, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -134,6 +134,12 @@ const SCALAR_BUILTINS = new Set([
   "hash", "ord", "chr", "type", "print", "input", "open",
 ]);
 const CONTAINER_BUILTINS = new Set(["list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "range", "map", "filter"]);
+/** The tensors of a tokenizer's or a processor's output (`BatchEncoding`, `BatchFeature`). */
+const ENCODING_FIELD = /^(input_ids|attention_mask|token_type_ids|position_ids|pixel_values|input_features)$/;
+
+/** Calls that give back the loader they wrap, to iterate over: `iter(loader)`, `cycle(loader)` (itertools', or a generator named so), `CycleIterator(loader)`. */
+const LOADER_WRAPPER = /^(iter|cycle|(Cycl\w*|Infinite\w*|Endless\w*|Repeat\w*)(Iterator|Loader|Sampler)|infinite_loader|endless_loader)$/;
+
 /** Calls that iterate over their first argument's own elements (`tqdm(loader)`, `iter(loader)`, `islice(loader, n)`). */
 export const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
 
@@ -591,7 +597,7 @@ export class TensorEvidence {
       if (/\bTensor\b|Tensor\b/.test(annotation)) return this.passedAlike(binding) ?? evidence("tensor", `\`${name}\` is annotated \`${annotation}\``);
       if (/ndarray|NDArray/.test(annotation)) return evidence("numpy", `\`${name}\` is annotated \`${annotation}\``);
       if (/^(int|float|bool|str|complex|bytes)\b/.test(annotation)) return evidence("scalar", `\`${name}\` is annotated \`${annotation}\``);
-      if (/DataLoader/.test(annotation)) return evidence("loader", `\`${name}\` is annotated \`${annotation}\``);
+      if (/DataLoader/.test(annotation)) return this.loaderParameter(binding, `\`${name}\` is annotated \`${annotation}\``);
       if (/Module\b/.test(annotation)) return evidence("module", `\`${name}\` is annotated \`${annotation}\``);
     }
     const parent = binding.node.parent?.parent;
@@ -605,12 +611,13 @@ export class TensorEvidence {
     if (MODEL_INPUT_METHOD.test(method) && binding.node.parent?.children[1] === binding.node && ownerInfo?.methods.has("optimize_parameters"))
       return evidence("batch", `the batch a training loop hands to \`${method}\``);
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
-    if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
+    if (DATA_ITERABLE_NAME.test(name)) return this.loaderParameter(binding, `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
     if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
     if (SIZE_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a size`);
+    if (STRING_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a string (a split, a stage, a name)`);
     const patchedForward = !!fn && !owner && !!this.env.replacesForward?.(fn);
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
     if (((ownerInfo?.isModule && method === "forward") || patchedForward) && !binding.annotation) {
@@ -627,6 +634,12 @@ export class TensorEvidence {
     return this.passedAlike(binding) ?? UNKNOWN;
   }
 
+  /** A loader parameter: one that puts its batches on the device when every call passes such (`fit(fabric, train_dataloader)` with what Fabric's `setup_dataloaders` returned). */
+  private loaderParameter(parameter: Binding, reason: string): Evidence {
+    const passed = this.passedAlike(parameter);
+    return passed?.kind === "device-loader" ? passed : evidence("loader", reason);
+  }
+
   /** The device every call of the file passes for `parameter` (`random_mat_apply(..., device=device)`), if all agree. */
   private passedDevice(parameter: Binding, depth: number): DeviceKind | undefined {
     const passed = this.env.passedByEveryCall?.(parameter);
@@ -637,7 +650,8 @@ export class TensorEvidence {
 
   /**
    * What every call of the file passes for `parameter`, when they all pass the same kind of host value (a CPU
-   * tensor, a loader's batch, a NumPy array, a Python number) or a tensor known to be on a GPU, and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
+   * tensor, a loader's batch, a NumPy array, a Python number), a tensor known to be on a GPU or a loader that puts
+   * its batches there, and none leaves it out: `get_padding(G_try, ...)` with `G_try` made on
    * the CPU. (Calls from other files are not seen.)
    */
   private passedAlike(parameter: Binding): Evidence | undefined {
@@ -647,7 +661,7 @@ export class TensorEvidence {
     const first = kinds[0];
     // A GPU tensor from every call (`iou(outputs, targets)` in a step loop); not a tensor only assumed (a `forward` input), which may be a number.
     if (first.kind === "gpu" && kinds.every((each) => each.kind === "gpu")) return evidence("gpu", `every call in this file passes \`${parameter.name}\` ${first.reason}`);
-    if ((first.kind !== "cpu" && first.kind !== "batch" && first.kind !== "numpy" && first.kind !== "scalar") || !kinds.every((each) => each.kind === first.kind)) return undefined;
+    if ((first.kind !== "cpu" && first.kind !== "batch" && first.kind !== "numpy" && first.kind !== "scalar" && first.kind !== "device-loader") || !kinds.every((each) => each.kind === first.kind)) return undefined;
     return evidence(first.kind, `every call in this file passes \`${parameter.name}\` ${first.reason}`);
   }
 
@@ -668,8 +682,8 @@ export class TensorEvidence {
       const byName = this.ofNamedCall(node, fn, qualified);
       if (byName) return byName;
     }
-    // `self.tokenizer(captions, return_tensors="pt")`: token ids made on the host.
-    if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))))
+    // `self.tokenizer(captions, return_tensors="pt")`: token ids made on the host; `Tokenizer(path)` builds the tokenizer.
+    if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))) && !/^_*[A-Z]/.test(lastName(this.text(fn))))
       return evidence("cpu", `the output of a tokenizer, \`${this.text(fn)}(...)\`, in host memory`);
     if (fn.type === "attribute") return this.ofMethodCall(node, fn);
     const callee = this.of(fn);
@@ -682,6 +696,11 @@ export class TensorEvidence {
     const namespace = qualified.includes(".") ? qualified.slice(0, qualified.lastIndexOf(".")) : "";
     // `Variable(x)` (PyTorch before 0.4): the same tensor, where it was.
     if ((qualified === "torch.autograd.Variable" || qualified === "torch.autograd.variable.Variable") && positionalArguments(node).length >= 1) return this.of(positionalArguments(node)[0]);
+    // `CycleIterator(train_dataloader)`, `InfiniteLoader(loader)`, `cycle(loader)`: a loader again, endlessly.
+    if (LOADER_WRAPPER.test(short) && positionalArguments(node).length === 1) {
+      const source = this.of(positionalArguments(node)[0]);
+      if (source.kind === "loader" || source.kind === "device-loader") return source;
+    }
     if (namespace === "" && fn.type === "identifier") {
       if (SCALAR_BUILTINS.has(qualified)) return evidence("scalar", `the result of \`${qualified}()\``);
       if (CONTAINER_BUILTINS.has(qualified)) return evidence("container", `the result of \`${qualified}()\``);
@@ -697,11 +716,6 @@ export class TensorEvidence {
         const args = positionalArguments(node);
         if (args.length === 1 && qualified !== "abs" && qualified !== "round") return elementEvidence(this.of(args[0]));
         return args.map((arg) => this.of(arg)).reduce(combine, evidence("scalar", "a number"));
-      }
-      // `iter(loader)`, `cycle(loader)` (itertools', or a generator of this file named so): still the loader.
-      if ((qualified === "iter" || qualified === "cycle") && positionalArguments(node).length === 1) {
-        const source = this.of(positionalArguments(node)[0]);
-        if (source.kind === "loader" || source.kind === "device-loader") return source;
       }
       if (qualified === "next") {
         const [source] = positionalArguments(node);
@@ -1090,6 +1104,8 @@ export class TensorEvidence {
       // `torch.topk(logits, k).indices`: the named tuple's tensors are where the input is.
       if ((attribute === "values" || attribute === "indices") && object.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(object, "function")!))) return owner;
       if (owner.kind === "batch") return owner;
+      // `tokenizer(text, return_tensors="pt").input_ids`: the encoding's tensors are where it is.
+      if (owner.kind === "cpu" && ENCODING_FIELD.test(attribute)) return owner;
       if (owner.kind === "gpu" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return owner;
       // `data = data.to(device)` (a PyG `Data`, a batch class with `.to()`), then `data.train_mask`: a tensor has no
       // such attribute, so `data` is an object whose tensors `.to()` moved; counts and sizes stay Python numbers.

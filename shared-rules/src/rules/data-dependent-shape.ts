@@ -216,10 +216,20 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       const call = methodCall(node, context);
       const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
       const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
-      return BOOLEAN_OPERATION.test(operation);
+      if (BOOLEAN_OPERATION.test(operation)) return true;
+      // `torch.stack((torch.ones_like(j), j, k))` of masks; `torch.ones_like(j)` of a mask (its dtype).
+      const [first] = positional(node);
+      if (depth >= 4 || !first) return false;
+      if (/^(stack|cat|concat|vstack|hstack)$/.test(operation)) {
+        const parts = unparenthesized(first);
+        return (parts.type === "tuple" || parts.type === "list") && parts.children.length > 0 && parts.children.every((part) => isBooleanMask(part, context, depth + 1));
+      }
+      return /^(ones|zeros|empty)_like$/.test(operation) && !keyword(node, "dtype", context) && isBooleanMask(first, context, depth + 1);
     }
     case "identifier": {
       const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+      // `j, k = ((gxy % 1 < g) & (gxy > 1)).T`: the rows of a mask are masks.
+      if (binding?.kind === "assign" && binding.unpackPath.length > 0 && binding.value && depth < 4 && isBooleanMask(binding.value, context, depth + 1)) return true;
       const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
       // `valid = torch.nonzero(valid).squeeze(1)`: integer indices now, whatever the name says (the `nonzero` synced).
       if (value && INDEX_RESULT.test(context.text(value))) return false;
@@ -232,7 +242,10 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     }
     case "attribute": {
       const text = context.text(node);
-      return namedLikeMask(text.slice(text.lastIndexOf(".") + 1));
+      const attribute = text.slice(text.lastIndexOf(".") + 1);
+      // `mask.T`: the same elements, transposed.
+      if (attribute === "T" || attribute === "mT") return isBooleanMask(childByField(node, "object")!, context, depth);
+      return namedLikeMask(attribute);
     }
     default:
       return false;

@@ -16,7 +16,7 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches.",
+    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches, or that a Lightning `train_dataloader`-style hook builds for the Trainer to move.",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
@@ -24,6 +24,7 @@ export const dataloaderPinMemory: Rule = {
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
       pinPassed: "`DataLoader` without `pin_memory=True`: `{{callee}}()` is given it with the GPU device `{{device}}` at line {{line}}, to move its batches there, and copies from pageable memory cannot overlap with compute.",
+      pinLightning: "`DataLoader` without `pin_memory=True`: Lightning's Trainer takes it from `{{hook}}()` and moves each batch to the GPU with `.to(device, non_blocking=True)`, which from pageable memory cannot overlap with compute.",
       pinPrepared: "`DataLoader` without `pin_memory=True`: `{{callee}}()` at line {{line}} makes it move each batch to the GPU (accelerate's `send_to_device`), a blocking copy from pageable memory; pin it, and pass `dataloader_config=DataLoaderConfiguration(non_blocking=True)` to the `Accelerator`, so the copy can overlap with compute.",
     },
     mechanism: [
@@ -39,7 +40,7 @@ export const dataloaderPinMemory: Rule = {
       useInstead: ["loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)  # the fix adds `pin_memory=True`", "for x, y in loader:", "    x = x.to(device, non_blocking=True)"].join("\n"),
       fixSafety: "Adding `pin_memory=True` (or turning `pin_memory=False` into `True`) changes where batches are allocated, not their values: a safe fix, applied by `--fix`. " +
         "It is not offered when the dataset may already hold GPU tensors (its expression mentions a device), since pinning those raises.",
-      facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`", "§7 accelerate's prepared DataLoader moves each batch with a blocking copy by default"],
+      facts: ["§3 pageable source with `non_blocking=True`", "§3 DataLoader `pin_memory=True`", "§7 accelerate's prepared DataLoader moves each batch with a blocking copy by default", "§7 Lightning's Trainer moves each batch with `non_blocking=True`, whatever the loader's memory"],
     },
   },
   create(context) {
@@ -56,14 +57,21 @@ export const dataloaderPinMemory: Rule = {
         const move = deviceMoveOfBatches(node, context);
         const prepare = move ? undefined : preparedByAccelerate(node, context);
         const where = move?.node ?? prepare;
+        const callee = childByField(node, "function")!;
+        const fixes = () => safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin)));
+        // A test's Trainer runs a few batches, often on the CPU.
+        const hook = where || context.runsOncePerUse ? undefined : lightningDataHook(node, context);
+        if (hook) {
+          context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pinLightning", data: { hook }, fixes: fixes() });
+          return;
+        }
         if (!where) return;
         const line = String(context.analysis.source.position(where.start).line + 1);
         const called = () => context.text(childByField(where, "function")!);
         const [messageId, data] = prepare
           ? ["pinPrepared", { line, callee: called() }]
           : move?.device ? ["pinPassed", { line, callee: called(), device: context.text(move.device) }] : ["pin", { line }];
-        const callee = childByField(node, "function")!;
-        context.report({ node, range: { start: callee.start, end: node.end }, messageId, data, fixes: safeFixes(() => (datasetMayBeOnDevice(node, context) ? [] : pinMemoryFix(node, pin))) });
+        context.report({ node, range: { start: callee.start, end: node.end }, messageId, data, fixes: fixes() });
       },
     };
   },
@@ -101,6 +109,37 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
     if (acceleratePrepared(node, context.analysis.source.text)?.some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
   });
   return prepare;
+}
+
+/** The DataLoader hooks of a `LightningModule` or a `LightningDataModule`: the Trainer moves the batches of the loaders they return. */
+const LIGHTNING_DATA_HOOK = /^(train|val|test|predict)_dataloader$/;
+
+/**
+ * The hook (`train_dataloader`) of a class that subclasses Lightning's `LightningModule` or `LightningDataModule`
+ * in which `call` builds a loader: the Trainer moves each batch of it to the module's device with
+ * `non_blocking=True` (`move_data_to_device`).
+ */
+function lightningDataHook(call: SyntaxNode, context: RuleContext): string | undefined {
+  let fn = call.parent;
+  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  if (!fn) return undefined;
+  // A method of the class itself, decorated or not.
+  const member = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
+  const owner = member.parent?.type === "block" && member.parent.parent?.type === "class_definition" ? member.parent.parent : undefined;
+  const bases = owner && childByField(owner, "superclasses");
+  if (!owner || !bases || !/\bLightning(Data)?Module\b/.test(context.text(bases))) return undefined;
+  const name = context.text(childByField(fn, "name")!);
+  if (LIGHTNING_DATA_HOOK.test(name)) return name;
+  // `self.train_dataloader = self._train_dataloader` in `__init__` (taming-transformers' `DataModuleFromConfig`).
+  let hook: string | undefined;
+  forEachNode(owner, (node) => {
+    if (hook || node.type !== "assignment") return;
+    const left = childByField(node, "left");
+    const right = childByField(node, "right");
+    const target = left && /^self\.(\w+)$/.exec(context.text(left))?.[1];
+    if (target && LIGHTNING_DATA_HOOK.test(target) && right && context.text(right) === `self.${name}`) hook = target;
+  });
+  return hook;
 }
 
 /** The name or attribute the loader built by `call` is assigned to (`train_loader = DataLoader(...)`), if it is. */
