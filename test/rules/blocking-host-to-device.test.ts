@@ -280,6 +280,20 @@ ruleTester.run("blocking-host-to-device", {
       errors: [{ line: 5, column: 80, messageIncludes: ["`self.tokenizer(caption, padding=\"longest\", return…`", "copies host memory to the GPU", "on every forward pass"] }],
     },
     {
+      name: "a host tensor offset by a rank (`torch.distributed.get_rank()`, a Python int) is still in host memory",
+      code: py`
+        import torch
+        from torch import nn
+        class MoCo(nn.Module):
+            def forward(self, q, k):
+                logits = torch.einsum("nc,mc->nm", [q, k])
+                N = logits.shape[0]
+                labels = (torch.arange(N, dtype=torch.long) + N * torch.distributed.get_rank()).cuda()
+                return nn.CrossEntropyLoss()(logits, labels)
+      `,
+      errors: [{ line: 7, messageIncludes: ["copies host memory to the GPU", "on every forward pass"] }],
+    },
+    {
       name: "the ids and the mask of a tokenizer's output are in host memory too (`.input_ids`, `[\"attention_mask\"]`)",
       code: py`
         import torch

@@ -744,8 +744,9 @@ export class TensorEvidence {
     // The total norm, a tensor on the parameters' device (pytorch-sync-facts.md §2: returned, not read).
     if (/^torch\.nn\.utils(\.clip_grad)?\.(clip_grad_norm_?|get_total_norm)$/.test(qualified))
       return evidence("gpu", `the gradient norm \`${short}\` returns, on the parameters' device`);
-    if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
+    // `torch.distributed.get_rank()`, `torch.cuda.is_available()`: settings and states, not tensors.
     if (NON_TENSOR_TORCH_FUNCTIONS.has(short) || /^(is_|get_|set_)/.test(short)) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
+    if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
     if (short === "load") {
       const mapLocation = keywordArgument(node, "map_location", this.env.text);
       return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", "loaded with `map_location=\"cpu\"`") : UNKNOWN;
