@@ -248,6 +248,22 @@ ruleTester.run("implicit-host-read", {
   ],
   invalid: [
     {
+      name: "a Python list (named so) indexed with a GPU tensor's element reads it with `__index__`; a stacked tensor named like a list is indexed on the GPU",
+      code: py`
+        import torch
+        def evaluation(model, data_loader, device):
+            answer_list = data_loader.dataset.answer_list
+            result = []
+            for image, question in data_loader:
+                answer_ids = model(image.to(device, non_blocking=True), question)
+                for answer_id in answer_ids:
+                    result.append(answer_list[answer_id])
+                feat_list = torch.stack([answer_ids, answer_ids])
+                first = feat_list[answer_ids[0]]
+      `,
+      errors: [{ line: 8, messageIncludes: ["`answer_list[answer_id]`", "Python index"] }],
+    },
+    {
       name: "`torch.is_nonzero(t)` reads a GPU tensor as a Python bool, like `bool(t)` (NVIDIA's nnU-Net Dice metric); not a host value's",
       code: py`
         import torch

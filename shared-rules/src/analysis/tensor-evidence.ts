@@ -134,6 +134,9 @@ const SCALAR_BUILTINS = new Set([
   "hash", "ord", "chr", "type", "print", "input", "open",
 ]);
 const CONTAINER_BUILTINS = new Set(["list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "range", "map", "filter"]);
+/** Names of Python lists: `answer_list`, `img_list`. */
+const LIST_NAME = /(^|_)list$/i;
+
 /** The tensors of a tokenizer's or a processor's output (`BatchEncoding`, `BatchFeature`). */
 const ENCODING_FIELD = /^(input_ids|attention_mask|token_type_ids|position_ids|pixel_values|input_features)$/;
 
@@ -351,6 +354,8 @@ export class TensorEvidence {
     if (known.kind === "unknown") {
       const tested = this.testHolding(node, (condition) => this.testsTensor(condition, name));
       if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
+      // `answer_list = loader.dataset.answer_list`: what it holds is not known, its name says it is a list.
+      if (LIST_NAME.test(name)) return evidence("container", `\`${name}\` is named like a list`);
     }
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
     // was; unless the branch converts a value of another type (`if isinstance(x, np.ndarray): x = torch.from_numpy(x)`).
