@@ -178,6 +178,24 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "a model's `generate` runs its own forward pass (`self(idx)`) once per token: `multinomial` there checks its input on the host every token",
+      code: py`
+        import torch
+        import torch.nn as nn
+        from torch.nn import functional as F
+        class GPT(nn.Module):
+            @torch.no_grad()
+            def generate(self, idx, max_new_tokens, temperature=1.0):
+                for _ in range(max_new_tokens):
+                    logits, _ = self(idx)
+                    probs = F.softmax(logits[:, -1, :] / temperature, dim=-1)
+                    idx_next = torch.multinomial(probs, num_samples=1)
+                    idx = torch.cat((idx, idx_next), dim=1)
+                return idx
+      `,
+      errors: [{ line: 10, messageIncludes: ["`torch.multinomial(probs, num_samples=1)`", "step loop of `GPT.generate()` (line 7)"] }],
+    },
+    {
       name: "the rows of a transposed mask, and masks stacked with `ones_like` of one, are masks (YOLOv5's `build_targets`)",
       code: py`
         import torch

@@ -1575,9 +1575,16 @@ export class HotPaths {
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
         return modelCalls && this.runsModel(node);
       }
-      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module";
+      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module" || this.callsOwnForward(node);
       return false;
     }, directOnly);
+  }
+
+  /** `self(idx)` in a method of an `nn.Module` (a model's `generate`): a forward pass of the module. */
+  private callsOwnForward(call: SyntaxNode): boolean {
+    const callee = childByField(call, "function");
+    const cls = callee && this.text(callee) === "self" ? enclosingClassOf(call) : undefined;
+    return !!cls && this.env.evidence.isModuleClass(cls);
   }
 
   /**

@@ -693,6 +693,9 @@ export class TensorEvidence {
     if (fn.type === "attribute") return this.ofMethodCall(node, fn);
     const callee = this.of(fn);
     if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+    // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
+    const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
+    if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
     return UNKNOWN;
   }
 
