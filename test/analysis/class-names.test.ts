@@ -137,6 +137,21 @@ describe("classes the project never uses", () => {
       ].join("\n");
       assert.deepStrictEqual(importedModules(code).sort(), ["..losses", "..losses.GAN", "..losses.LPIPS", ".heads", ".heads.Head", ".quantize", "os", "pkg.sub", "pkg.sub.thing", "sgm.util"]);
     });
+
+    it("finds the imports that start lines only, however often a line says `import` and wherever the text ends", () => {
+      const code = [
+        "from pkg.a import b  # import c, then: import d",
+        'x = "import e"; import f',
+        "from pkg.g import (h,",
+        "    i)  # import j",
+        "    import k",
+        "import_path = 1",
+        "import l",
+      ].join("\n");
+      assert.deepStrictEqual(importedModules(code).sort(), ["k", "l", "pkg.a", "pkg.a.b", "pkg.g", "pkg.g.h", "pkg.g.i"]);
+      assert.deepStrictEqual(importedModules("import m"), ["m"]);
+      assert.deepStrictEqual(importedModules("x = 1  # no imports here: import"), []);
+    });
   });
 
   describe("lintProject", () => {

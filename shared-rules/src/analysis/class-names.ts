@@ -63,8 +63,26 @@ export function namesOfClasses(root: SyntaxNode, text: string): NamesOfClasses {
   };
 }
 
-const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
-const PLAIN_IMPORT = /^[ \t]*import[ \t]+([^\n#;]*)/gm;
+const FROM_IMPORT = /[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/y;
+const PLAIN_IMPORT = /[ \t]*import[ \t]+([^\n#;]*)/y;
+
+/**
+ * The matches of a sticky `pattern` that start a line, as `/^.../gm` finds them: only a line with `import` on it
+ * can start an import, so the search jumps from one such line to the next (a multiline `^` is tried at every
+ * offset of the text, and this runs on every file).
+ */
+function* importsAtLineStarts(text: string, pattern: RegExp): Generator<RegExpExecArray> {
+  for (let at = text.indexOf("import"); at >= 0; ) {
+    const lineStart = text.lastIndexOf("\n", at) + 1;
+    pattern.lastIndex = lineStart;
+    const match = pattern.exec(text);
+    if (match) yield match;
+    // The next line that the match does not reach into (a parenthesized list of names spans lines).
+    const next = text.indexOf("\n", match ? Math.max(lineStart + match[0].length, at) : at) + 1;
+    if (next === 0) return;
+    at = text.indexOf("import", next);
+  }
+}
 
 /**
  * The modules the text imports, anywhere (a function's lazy import too), as dotted names: `sgm.util`,
@@ -78,12 +96,12 @@ export function importedModules(text: string): string[] {
       .split(",")
       .map((each) => each.trim().split(/\s+as\s+/)[0].trim())
       .filter((each) => /^[\w.]+$/.test(each));
-  for (const match of text.matchAll(FROM_IMPORT)) {
+  for (const match of importsAtLineStarts(text, FROM_IMPORT)) {
     const module = match[1];
     if (/\w/.test(module)) modules.add(module);
     for (const name of names(match[2])) modules.add(module.endsWith(".") ? `${module}${name}` : `${module}.${name}`);
   }
-  for (const match of text.matchAll(PLAIN_IMPORT)) for (const name of names(match[1])) modules.add(name);
+  for (const match of importsAtLineStarts(text, PLAIN_IMPORT)) for (const name of names(match[1])) modules.add(name);
   return [...modules];
 }
 
