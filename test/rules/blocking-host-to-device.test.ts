@@ -4,6 +4,22 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "`map(lambda x: x.to(device), ...)` over what a function returns of a batch already on the device (torchtext's `BucketIterator(device=...)`) moves nothing",
+      code: py`
+        import torch
+        from torchtext.data import BucketIterator
+        def patch_trg(trg):
+            trg = trg.transpose(0, 1)
+            return trg[:, :-1], trg[:, 1:].contiguous().view(-1)
+        def train_epoch(model, training_data, device):
+            for batch in training_data:
+                trg_seq, gold = map(lambda x: x.to(device), patch_trg(batch.trg))
+                model(trg_seq).sum().backward()
+        def main(train, device, model):
+            train_epoch(model, BucketIterator(train, batch_size=64, device=device), device)
+      `,
+    },
+    {
       name: "a tensor of no elements copies nothing (`copy_` returns when `numel() == 0`: DINO's empty denoising targets)",
       code: py`
         import torch
@@ -178,6 +194,17 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "`map(lambda x: x.to(device), batch)` moves each element of a loader's batch from host memory",
+      code: py`
+        import torch
+        def train_epoch(model, loader, device):
+            for batch in loader:
+                src, trg = map(lambda x: x.to(device), batch)
+                model(src, trg).sum().backward()
+      `,
+      errors: [{ line: 4, messageIncludes: ["`x.to(device)`", "copies host memory to the GPU and blocks"], messageExcludes: ["if `x` is in host memory"] }],
+    },
     {
       name: "part of a GPU tensor set to a host tensor (`gain[2:6] = torch.tensor(shape)[[3, 2, 3, 2]]`, YOLO's loss); not a 0-dim host value (a fill), a GPU value, or a list index",
       code: py`

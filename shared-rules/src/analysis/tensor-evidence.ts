@@ -345,6 +345,9 @@ export class TensorEvidence {
     if (narrowed) return evidence("scalar", `\`${name}\` is a Python number where \`${this.text(narrowed).replace(/\s+/g, " ")}\` holds`);
     const binding = resolveBinding(name, node.start, scopeOf(node, this.env.scopes));
     if (!binding) {
+      // `map(lambda x: x.to(device), batch)` (a lambda's parameters are bound nowhere else): each element of what `map` goes over.
+      const mapped = this.lambdaMapping(node, name);
+      if (mapped) return this.eachOf(mapped);
       if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
@@ -592,6 +595,26 @@ export class TensorEvidence {
     else element = elementEvidence(whole);
     for (let i = 0; i < path.length; i++) element = elementEvidence(element);
     return element;
+  }
+
+  /** Each element of `iterable`: of a tuple (written, or returned by a function of this file: `trg, gold = ...; return trg, gold`) what all its elements are. */
+  private eachOf(iterable: SyntaxNode): Evidence {
+    const node = unparenthesized(iterable);
+    const tuple = node.type === "tuple" || node.type === "list" ? node : this.returnedTuple(node);
+    if (!tuple) return this.elementOf(node, []);
+    const kinds = tuple.children.map((element) => this.of(element));
+    return kinds.length > 0 && kinds.every((each) => each.kind === kinds[0].kind) ? kinds[0] : UNKNOWN;
+  }
+
+  /** What `map(lambda name: ..., iterable)` goes over, when `node` is in that lambda's body and `name` is its one parameter. */
+  private lambdaMapping(node: SyntaxNode, name: string): SyntaxNode | undefined {
+    let lambda = node.parent;
+    while (lambda && lambda.type !== "lambda" && lambda.type !== "function_definition") lambda = lambda.parent;
+    const parameters = lambda?.type === "lambda" ? childByField(lambda, "parameters") : undefined;
+    const call = lambda?.parent?.type === "argument_list" ? lambda.parent.parent : undefined;
+    if (!lambda || !call || call.type !== "call" || parameters?.children.length !== 1 || this.text(parameters.children[0]) !== name) return undefined;
+    const [first, iterable, more] = positionalArguments(call);
+    return first === lambda && iterable && !more && this.qualifiedName(childByField(call, "function")!) === "map" ? iterable : undefined;
   }
 
   private ofParameter(binding: Binding): Evidence {
