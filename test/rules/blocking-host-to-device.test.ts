@@ -4,6 +4,20 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a loop that only gathers a few examples from the loader (`if len(images) >= n: break`) is no step loop",
+      code: py`
+        import torch
+        def get_example_data(dataloader, device, n=5):
+            images = []
+            for img, txt in dataloader:
+                img = img.to(device=device, dtype=torch.float)
+                images.extend(list(img))
+                if len(images) >= n:
+                    break
+            return images[:n]
+      `,
+    },
+    {
       name: "`map(lambda x: x.to(device), ...)` over what a function returns of a batch already on the device (torchtext's `BucketIterator(device=...)`) moves nothing",
       code: py`
         import torch
@@ -194,6 +208,21 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "a loop that runs the model on the batches it gathers until it has enough is a step loop still",
+      code: py`
+        import torch
+        def gather_features(model, dataloader, device, n=50000):
+            feats = []
+            for img, _ in dataloader:
+                img = img.to(device)
+                feats.extend(model(img))
+                if len(feats) >= n:
+                    break
+            return feats
+      `,
+      errors: [{ line: 5, messageIncludes: ["`img.to(device)`", "step loop of `gather_features()`"] }],
+    },
     {
       name: "`map(lambda x: x.to(device), batch)` moves each element of a loader's batch from host memory",
       code: py`

@@ -1327,7 +1327,7 @@ export class HotPaths {
   private decideLoopKind(loop: SyntaxNode): LoopKind {
     // Each batch of a sampler or an evaluation that runs a whole loop of model steps (`diffusion.p_sample_loop(model, ...)`)
     // is no step: what the outer loop does per batch is spread over that loop's steps.
-    if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : "step";
+    if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : this.collectsExamples(loop) ? "other" : "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
     const nestedStepLoop = this.containsStepLoop(loop);
     // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
@@ -1352,6 +1352,21 @@ export class HotPaths {
     if (this.iteratesData(loop)) return "iterates over batches of data";
     if (this.iteratesStepRange(loop)) return "counts training steps";
     return "runs a forward/backward pass or an optimizer step on each iteration";
+  }
+
+  /**
+   * A loop over batches that only gathers examples until it has enough (`if len(images) >= n: break` at the end
+   * of its body) and runs no model: a few batches drawn to show or to sample from, not a step loop.
+   */
+  private collectsExamples(loop: SyntaxNode): boolean {
+    const body = childByField(loop, "body");
+    const last = body?.children[body.children.length - 1];
+    const condition = last?.type === "if_statement" && !childByField(last, "alternative") ? unparenthesized(childByField(last, "condition")!) : undefined;
+    const consequence = last && childByField(last, "consequence");
+    if (!condition || consequence?.children.length !== 1 || consequence.children[0].type !== "break_statement") return false;
+    const [counted] = condition.type === "comparison_operator" && condition.children.length === 2 && /^(>=|>|==)$/.test(condition.tokens[0]) ? condition.children.map(unparenthesized) : [];
+    const countsList = counted?.type === "call" && this.text(childByField(counted, "function")!) === "len";
+    return countsList && !this.doesStepWork(loop, false, true);
   }
 
   private iteratesData(loop: SyntaxNode): boolean {
