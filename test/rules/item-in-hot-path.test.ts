@@ -6,6 +6,21 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("item-in-hot-path", {
   valid: [
     {
+      name: "a branch taken once a time interval has passed (`if eval_delta > config.eval_every_seconds:`) runs now and then, not every step",
+      code: py`
+        import torch
+        def train(model, loader, optimizer, timer, config):
+            for x, y in loader:
+                loss = model(x.cuda(non_blocking=True), y.cuda(non_blocking=True))
+                loss.backward()
+                optimizer.step()
+                eval_delta = timer.elapsed()
+                if eval_delta > config.data.eval_every_seconds:
+                    print(loss.item())
+                    timer.reset()
+      `,
+    },
+    {
       name: "what a tokenizer returns (`self.tokenizer(text, return_tensors=\"pt\")`) is in host memory",
       code: py`
         import torch

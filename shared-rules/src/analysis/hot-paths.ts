@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { HotEntries, HotEntry, importableName } from "./cross-file";
@@ -1869,8 +1869,8 @@ export class HotPaths {
         if ((node.tokens[0] === "<" || node.tokens[0] === "<=") && this.isRemainder(left)) return true;
         // `if step < 3:` runs on the first few steps of the whole run only.
         if (node.tokens[0] === "<" || node.tokens[0] === "<=")
-          return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || (isFewSteps(right, this.env.text) && (this.countsUpInBranch(left, node) || this.countsIterations(left, node)));
-        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left) || this.passedMark(left, right, node);
+          return (this.countsSteps(left, node) && isFewSteps(right, this.env.text)) || this.isElapsedTime(right) || this.isTimeInterval(left) || (isFewSteps(right, this.env.text) && (this.countsUpInBranch(left, node) || this.countsIterations(left, node)));
+        if (node.tokens[0] === ">" || node.tokens[0] === ">=") return (this.countsSteps(right, node) && isFewSteps(left, this.env.text)) || this.isElapsedTime(left) || this.isTimeInterval(right) || this.passedMark(left, right, node);
         return false;
       }
       case "identifier": {
@@ -2104,6 +2104,12 @@ export class HotPaths {
     if (node.type !== "binary_operator" || node.tokens[0] !== "-") return false;
     const left = childByField(node, "left");
     return !!left && this.isClockRead(left);
+  }
+
+  /** A span of time by its name, which only elapsed time is compared with: `config.eval_every_seconds`, `log_interval_secs`. */
+  private isTimeInterval(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    return (node.type === "identifier" || node.type === "attribute") && TIME_INTERVAL_NAME.test(lastName(this.text(node)));
   }
 
   private isClockRead(raw: SyntaxNode): boolean {

@@ -42,6 +42,8 @@ export const CLOCK_FUNCTION = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$|^(
 
 /** Variables holding the current time (`now = time.monotonic()`), and seconds since a kept time. */
 export const CLOCK_READING_NAME = /^(now|current_time|cur_time|time_now|now_time|t_now)$/i;
+/** A span of time between periodic actions: `eval_every_seconds`, `log_interval_secs`, `save_every_minutes`. */
+export const TIME_INTERVAL_NAME = /(every|interval|period|freq|frequency)_?(seconds|secs|sec|minutes|mins|hours)$/i;
 export const ELAPSED_TIME_NAME = /^(elapsed|elapsed_time|time_elapsed|elapsed_seconds|seconds_elapsed)$|^(time|seconds|secs)_since_/i;
 
 /** Receivers of `.step()` that are optimisers (a scheduler's `.step()` is not a training step). */
