@@ -4,6 +4,24 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-transfer-in-hot-path", {
   valid: [
     {
+      name: "a debugging dump that an environment variable turns on (`os.environ.get(\"LOGIT_DUMP\")`, unset by default) does not run every step",
+      code: py`
+        import os
+        import torch
+        from torch import nn
+        DEBUG = os.getenv("MODEL_DEBUG")
+        class Model(nn.Module):
+            def forward(self, x):
+                logits = self.head(x)
+                dump_dir = os.environ.get("LOGIT_DUMP")
+                if dump_dir is not None:
+                    torch.save(logits.detach().cpu(), os.path.join(dump_dir, "logits.pt"))
+                if DEBUG:
+                    print(logits.mean().cpu())
+                return logits
+      `,
+    },
+    {
       name: "`.to(\"cpu\", non_blocking=True)` does not wait",
       code: py`
         import torch

@@ -1167,11 +1167,15 @@ export class HotPaths {
     const fn = enclosingFunctionOf(condition);
     const scope = fn && this.env.scopes.get(fn);
     const binding = test && soleAssignment(scope?.bindings.get(test.name));
-    if (!test || !binding?.value || !LITERAL_TYPES.has(unparenthesized(binding.value).type) || binding.node.start > condition.start) return undefined;
+    if (!test || !binding?.value || binding.node.start > condition.start) return undefined;
+    // `dump_dir = os.environ.get("HF_BACKEND_LOGIT_DUMP")`: a debugging switch, unset unless someone sets it.
+    const literal = LITERAL_TYPES.has(unparenthesized(binding.value).type);
+    const value = this.settingDefault(binding.value);
+    if (value === undefined) return undefined;
     // A nested function may rebind it (`nonlocal do_test`).
     if (new RegExp(`\\bnonlocal\\b[^\\n]*\\b${test.name}\\b`).test(this.text(fn!))) return undefined;
-    const value = this.text(unparenthesized(binding.value));
     if (nameTestHolds(test, value) === taken) return undefined;
+    if (!literal) return `it never runs with the default environment: the test at line ${this.line(condition)} depends on \`${test.name}\`, read from the environment at line ${this.line(binding.node)}, \`${value}\` when the variable is not set`;
     return `it never runs: the test at line ${this.line(condition)} depends on \`${test.name}\`, set once to \`${value}\` at line ${this.line(binding.node)}`;
   }
 
@@ -1187,10 +1191,10 @@ export class HotPaths {
       const number = inner === undefined ? NaN : Number(inner.replace(/^[rRuU]?(["'])(.*)\1$/, "$2"));
       return Number.isNaN(number) ? undefined : String(number);
     }
-    if ((name === "os.environ.get" || name === "os.getenv") && args.length === 2 && LITERAL_TYPES.has(unparenthesized(args[1]).type)) {
+    if ((name === "os.environ.get" || name === "os.getenv") && (args.length === 1 || (args.length === 2 && LITERAL_TYPES.has(unparenthesized(args[1]).type)))) {
       // What a launcher sets (`RANK`, `LOCAL_RANK`, `WORLD_SIZE`, `SLURM_*`) is no user's default.
       if (LAUNCHER_VARIABLE.test(this.text(args[0]))) return undefined;
-      return this.text(unparenthesized(args[1]));
+      return args.length === 1 ? "None" : this.text(unparenthesized(args[1]));
     }
     return undefined;
   }
