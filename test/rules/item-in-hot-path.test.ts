@@ -348,6 +348,22 @@ ruleTester.run("item-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a loop over one of several loaders kept by split (`dataloaders[\"train\"]`) is the step loop, though it trains each of a few models in a nested loop",
+      code: py`
+        import torch
+        def train(trainer, dataloaders, device):
+            counts = torch.zeros(1, device=device)
+            for i, (img, txt) in enumerate(dataloaders["train"]):
+                counts[0] = len(img)
+                seen = counts.sum().item()
+                for unet in range(1, trainer.num_unets + 1):
+                    loss = trainer.forward(img.to(device, non_blocking=True), unet_number=unet)
+                    loss.backward()
+                    trainer.optimizer.step()
+      `,
+      errors: [{ line: 6, messageIncludes: ["`counts.sum().item()`", "step loop of `train()` (line 4)"] }],
+    },
+    {
       name: "`Tokenizer(path)` builds a tokenizer, not token ids on the host: what its `encode(..., device=device)` returns may be on the GPU",
       code: py`
         import torch

@@ -134,6 +134,9 @@ const SCALAR_BUILTINS = new Set([
   "hash", "ord", "chr", "type", "print", "input", "open",
 ]);
 const CONTAINER_BUILTINS = new Set(["list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "range", "map", "filter"]);
+/** Names of collections of data loaders, by split: `dataloaders`, `data_loaders`, `loaders`. */
+const LOADERS_NAME = /^(data_?)?loaders$|_(data_?)?loaders$/i;
+
 /** Names of Python lists: `answer_list`, `img_list`. */
 const LIST_NAME = /(^|_)list$/i;
 
@@ -1172,6 +1175,8 @@ export class TensorEvidence {
     // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
     if (owner.kind === "loader" && /dataset|^ds$|_ds$/i.test(this.text(value))) return evidence("batch", `an item of \`${this.text(value)}\``);
     if (owner.kind === "module") return owner;
+    // `dataloaders["train"]`: one of several loaders, kept by split.
+    if (owner.kind === "unknown" && (group.type === "identifier" || group.type === "attribute") && LOADERS_NAME.test(lastName(this.text(group)))) return evidence("loader", `a loader of \`${this.text(group)}\``);
     return UNKNOWN;
   }
 }
