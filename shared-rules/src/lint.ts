@@ -10,6 +10,7 @@ import { namesOfClasses } from "./analysis/class-names";
 import type { SiteContext } from "./analysis/hot-paths";
 import type { Evidence } from "./analysis/tensor-evidence";
 import { rules as allRules, syncInCompiledRegion } from "./rules";
+import { deviceMoveOfBatches } from "./rules/dataloader-pin-memory";
 import type { Fix, ReportDescriptor, Rule, RuleContext, Severity, Visitor } from "./rule";
 import { ResolvedConfig, ignoredRulesFor, resolveConfig } from "./config";
 import { isSuppressed, parseSuppressions } from "./suppressions";
@@ -352,7 +353,10 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
  * nothing hot. Every file's names count, a test's and a disabled file's too: what they name is used.
  */
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
-  const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis);
+  // Where the file moves the batches of a loader that a call returns: `dataloader-pin-memory`'s own search.
+  const context: RuleContext = { analysis, importsTorch: analysis.importsTorch, runsOncePerUse: false, text: (node) => analysis.text(node), report: () => undefined };
+  const movesBatches = (call: SyntaxNode) => deviceMoveOfBatches(call, context)?.node;
+  const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis, movesBatches);
   return { ...links, ...namesOfClasses(analysis.tree.root, analysis.source.text) };
 }
 

@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import type { HotEntries, HotEntry, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
+import type { HotEntries, HotEntry, LoaderFactory, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
 
 /** How many files deep a chain of hot calls is followed. */
@@ -110,7 +110,7 @@ export class ProjectModules {
  * `unreferencedClassesOf`).
  */
 export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, unreferenced?: ReadonlyMap<string, readonly string[]>): Map<string, HotEntries> {
-  const found = new Map<string, Map<string, HotEntry | UnreferencedClass>>();
+  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory>>();
   const callers = [...linksByFile.keys()].sort();
   for (const caller of callers) {
     for (const call of linksByFile.get(caller)!.calls) {
@@ -141,6 +141,19 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         ...(call.repeated ? {} : { arguments: call.arguments }),
         ...(call.tensors ? {} : { tensorFree: true }),
       });
+    }
+  }
+  // A function that returns a loader whose batches a caller moves to a GPU (the first such caller tells where).
+  for (const caller of callers) {
+    for (const loader of linksByFile.get(caller)!.loaders ?? []) {
+      const callee = modules.resolveDefinition(caller, loader.target, (file) => linksByFile.get(file));
+      const functions = callee && callee.name && callee.file !== caller ? linksByFile.get(callee.file)?.functions : undefined;
+      if (!callee || !functions || !Object.prototype.hasOwnProperty.call(functions, callee.name)) continue;
+      const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
+      const name = functions[callee.name];
+      if (entries.has(name)) continue;
+      const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
+      entries.set(name, { loaderMovedBy: `\`${relative}\` calls it at line ${loader.line} and moves the loader's batches to the GPU at line ${loader.movedAt}` });
     }
   }
   for (const [file, classes] of unreferenced ?? []) {

@@ -283,6 +283,48 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(lintSource(MISC, { filePath: at("util/misc.py") }).findings, []);
     });
 
+    it("reports a loader without pin_memory that a function returns to another file, which moves its batches to the GPU; not a pinned one, one returned to a file that does not move its batches, or one not returned", async () => {
+      const data = py`
+        import torch
+        from torch.utils.data import DataLoader
+        def get_loader(dataset, batch_size):
+            data_loader = DataLoader(dataset=dataset, batch_size=batch_size, num_workers=2)
+            return data_loader
+        def get_pinned_loader(dataset):
+            return DataLoader(dataset, pin_memory=True)
+        def get_eval_loader(dataset):
+            return DataLoader(dataset, batch_size=8)
+        def count(dataset):
+            loader = DataLoader(dataset, batch_size=8)
+            return len(loader)
+      `;
+      const train = py`
+        import torch
+        from data import get_loader, get_pinned_loader, get_eval_loader, count
+        def main(model, optimizer, dataset, device):
+            data_loader = get_loader(dataset, 64)
+            pinned_loader = get_pinned_loader(dataset)
+            eval_loader = get_eval_loader(dataset)
+            steps = count(dataset)
+            for images, labels in data_loader:
+                images = images.to(device, non_blocking=True)
+                model(images).mean().backward()
+                optimizer.step()
+            for images, labels in pinned_loader:
+                model(images.to(device, non_blocking=True))
+            for images, labels in eval_loader:
+                print(images.shape)
+      `;
+      const links = linksOf(train, "train.py");
+      assert.deepStrictEqual(links.loaders, [{ target: "data.get_loader", line: 4, movedAt: 9 }, { target: "data.get_pinned_loader", line: 5, movedAt: 13 }]);
+      const result = await lintInMemory({ "data.py": data, "train.py": train });
+      const findings = result("data.py").findings.filter((finding) => finding.rule === "dataloader-pin-memory");
+      assert.deepStrictEqual(findings.map((finding) => finding.line), [4]);
+      assert.match(findings[0].message, /`get_loader\(\)` returns it, and `train\.py` calls it at line 4 and moves the loader's batches to the GPU at line 9/);
+      // Alone, the module moves nothing.
+      assert.deepStrictEqual(lintSource(data, { filePath: at("data.py") }).findings, []);
+    });
+
     it("follows a chain of calls across three files", async () => {
       const result = await lintInMemory({
         "train.py": py`

@@ -11,6 +11,7 @@ import { passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
+import { DATA_ITERABLE_NAME, lastName } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -32,11 +33,17 @@ export interface UnreferencedClass {
   unreferenced: true;
 }
 
+/** A function of the file that returns a loader whose batches another file moves to a GPU (`get_loader(...)` in `train.py`). */
+export interface LoaderFactory {
+  /** Where, as a phrase: "`train.py` calls it at line 40 and moves the loader's batches to the GPU at line 45". */
+  loaderMovedBy: string;
+}
+
 /**
  * What the project tells a file of its names: the functions other files call from hot paths, by their name in
  * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes no other file names, by class name.
  */
-export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass>>;
+export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory>>;
 
 /** A call from a hot site of this file to something it imports from the project. */
 export interface ProjectCall {
@@ -78,6 +85,16 @@ export interface ModuleLinks {
   classes?: Record<string, string[]>;
   /** The project modules it imports anywhere, as written (`namesOfClasses`). */
   importedModules?: string[];
+  /** The project functions whose returned loader this file iterates and moves to a GPU (`data_loader = get_loader(...)`), first call of each. */
+  loaders?: LoaderCall[];
+}
+
+/** A call of a project function that returns a loader, whose batches the calling file moves to a GPU. */
+export interface LoaderCall {
+  target: string;
+  /** The line of the call, and of the first move of a batch. */
+  line: number;
+  movedAt: number;
 }
 
 export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };
@@ -125,12 +142,25 @@ function isTopLevel(definition: SyntaxNode): boolean {
   return parent?.type === "module";
 }
 
-/** The hot calls this file makes into the project, and what it imports from the project. */
-export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
+/**
+ * The hot calls this file makes into the project, and what it imports from the project. `movesBatches`: where
+ * the file moves the batches of the loader a call returns to a GPU, if it does (`dataloader-pin-memory`'s search).
+ */
+export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: SyntaxNode) => SyntaxNode | undefined): ModuleLinks {
   const text = analysis.source.text;
   const root = analysis.tree.root;
   const imports: Record<string, string> = {};
   const byTarget = new Map<string, ProjectCall>();
+  const loaders = new Map<string, LoaderCall>();
+  const line = (node: SyntaxNode) => analysis.source.position(node.start).line + 1;
+  // `train_loader = data.get_loader(...)`: named for a loader, or made by a function named for one.
+  const recordLoader = (call: SyntaxNode, target: string) => {
+    const assigned = call.parent?.type === "assignment" && call.field === "right" ? childByField(call.parent, "left") : undefined;
+    if (!movesBatches || loaders.has(target) || !assigned || (assigned.type !== "identifier" && assigned.type !== "attribute")) return;
+    if (!DATA_ITERABLE_NAME.test(lastName(text.slice(assigned.start, assigned.end))) && !/loader/i.test(lastName(target))) return;
+    const move = movesBatches(call);
+    if (move) loaders.set(target, { target, line: line(call), movedAt: line(move) });
+  };
 
   const record = (call: SyntaxNode, target: string, read?: true) => {
     const site: SiteContext = analysis.contextOf(call);
@@ -176,6 +206,7 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
       const called = calledThrough(node, text);
       if (!called) continue;
       const callee = `${target}${called.path}`;
+      recordLoader(called.call, callee);
       record(called.call, callee);
       // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
       for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read);
@@ -188,7 +219,14 @@ export function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     return target && isProjectTarget(target) ? [target] : [];
   });
   const { functions, properties } = importableFunctions(root, text);
-  return { calls, imports, functions, ...(starImports.length > 0 ? { starImports } : {}), ...(properties.length > 0 ? { properties } : {}) };
+  return {
+    calls,
+    imports,
+    functions,
+    ...(starImports.length > 0 ? { starImports } : {}),
+    ...(properties.length > 0 ? { properties } : {}),
+    ...(loaders.size > 0 ? { loaders: [...loaders.values()].sort((a, b) => a.line - b.line) } : {}),
+  };
 }
 
 /** The functions other modules can call by name (`ModuleLinks.functions`), and the classes' properties among them. */

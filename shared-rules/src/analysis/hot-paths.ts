@@ -586,7 +586,15 @@ export class HotPaths {
     const entries = this.env.hotEntries;
     const name = entries && importableName(fn, this.env.text);
     const entry = name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
-    return entry && !("unreferenced" in entry) ? entry : undefined;
+    return entry && "where" in entry ? entry : undefined;
+  }
+
+  /** Where another file moves the batches of the loader `fn` returns to a GPU (`LoaderFactory`), if one does. */
+  loaderMovedBy(fn: SyntaxNode): string | undefined {
+    const entries = this.env.hotEntries;
+    const name = entries && importableName(fn, this.env.text);
+    const entry = name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+    return entry && "loaderMovedBy" in entry ? entry.loaderMovedBy : undefined;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Rule, RuleContext } from "../rule";
-import { SyntaxNode, childByField, forEachNode, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, forEachNode, returnStatementsOf, unparenthesized } from "../syntax";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { acceleratePrepared } from "../analysis/tensor-evidence";
@@ -16,7 +16,7 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches, or that a Lightning `train_dataloader`-style hook builds for the Trainer to move.",
+    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches, or that a Lightning `train_dataloader`-style hook builds for the Trainer to move, or that a function returns to another file of the project which moves its batches (`data_loader = get_loader(...)`).",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
@@ -24,6 +24,7 @@ export const dataloaderPinMemory: Rule = {
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
       pinPassed: "`DataLoader` without `pin_memory=True`: `{{callee}}()` is given it with the GPU device `{{device}}` at line {{line}}, to move its batches there, and copies from pageable memory cannot overlap with compute.",
+      pinElsewhere: "`DataLoader` without `pin_memory=True`: `{{factory}}()` returns it, and {{where}}; copies from pageable memory cannot overlap with compute.",
       pinLightning: "`DataLoader` without `pin_memory=True`: Lightning's Trainer takes it from `{{hook}}()` and moves each batch to the GPU with `.to(device, non_blocking=True)`, which from pageable memory cannot overlap with compute.",
       pinPrepared: "`DataLoader` without `pin_memory=True`: `{{callee}}()` at line {{line}} makes it move each batch to the GPU (accelerate's `send_to_device`), a blocking copy from pageable memory; pin it, and pass `dataloader_config=DataLoaderConfiguration(non_blocking=True)` to the `Accelerator`, so the copy can overlap with compute.",
     },
@@ -63,6 +64,11 @@ export const dataloaderPinMemory: Rule = {
         const hook = where || context.runsOncePerUse ? undefined : lightningDataHook(node, context);
         if (hook) {
           context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pinLightning", data: { hook }, fixes: fixes() });
+          return;
+        }
+        const elsewhere = where ? undefined : movedByAnotherFile(node, context);
+        if (elsewhere) {
+          context.report({ node, range: { start: callee.start, end: node.end }, messageId: "pinElsewhere", data: elsewhere, fixes: fixes() });
           return;
         }
         if (!where) return;
@@ -109,6 +115,23 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
     if (acceleratePrepared(node, context.analysis.source.text)?.some((argument) => context.text(unparenthesized(argument)) === name)) prepare = node;
   });
   return prepare;
+}
+
+/**
+ * The function that builds the loader and returns it (`return DataLoader(...)`, or the name it is assigned to),
+ * when another file of the project moves that loader's batches to a GPU (`LoaderFactory`): what to say of where.
+ */
+function movedByAnotherFile(call: SyntaxNode, context: RuleContext): { factory: string; where: string } | undefined {
+  let fn = call.parent;
+  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  const where = fn && context.analysis.hotPaths.loaderMovedBy(fn);
+  if (!fn || !where) return undefined;
+  const target = loaderTarget(call);
+  const returned = returnStatementsOf(fn).some((statement) => {
+    const value = statement.children[0] && unparenthesized(statement.children[0]);
+    return value === call || (!!target && !!value && context.text(value) === context.text(target));
+  });
+  return returned ? { factory: context.text(childByField(fn, "name")!), where } : undefined;
 }
 
 /** The DataLoader hooks of a `LightningModule` or a `LightningDataModule`: the Trainer moves the batches of the loaders they return. */
@@ -161,7 +184,7 @@ const COMPREHENSIONS = new Set(["list_comprehension", "set_comprehension", "dict
 const DEVICE_MOVE_HELPER = /^(batch_)?to_(device|cuda|gpu)$|^move_(batch_)?to_(device|cuda|gpu)$/;
 
 /** Where the batches go to a GPU: a move, or a call of another file's function that is given the loader and a GPU `device`. */
-interface BatchMove {
+export interface BatchMove {
   node: SyntaxNode;
   device?: SyntaxNode;
 }
@@ -175,7 +198,7 @@ interface BatchMove {
  * criterion, data_loader_train, optimizer, device, epoch)`): the function is given the device to move the
  * batches there.
  */
-function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): BatchMove | undefined {
+export function deviceMoveOfBatches(call: SyntaxNode, context: RuleContext): BatchMove | undefined {
   const target = loaderTarget(call);
   if (!target) return undefined;
   const name = context.text(target);
