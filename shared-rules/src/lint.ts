@@ -355,8 +355,7 @@ function analyse(syntax: SyntaxTree, source: SourceText, config: ResolvedConfig,
 function linksOf(analysis: FileAnalysis, filePath: string | undefined): ModuleLinks {
   // Where the file moves the batches of a loader that a call returns: `dataloader-pin-memory`'s own search.
   const context: RuleContext = { analysis, importsTorch: analysis.importsTorch, runsOncePerUse: false, text: (node) => analysis.text(node), report: () => undefined };
-  const movesBatches = (call: SyntaxNode) => deviceMoveOfBatches(call, context)?.node;
-  const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis, movesBatches);
+  const links = runsOncePerUse(filePath, inferenceScript(filePath, analysis.source.text)) ? NO_LINKS : moduleLinks(analysis, (call) => deviceMoveOfBatches(call, context)?.node);
   return { ...links, ...namesOfClasses(analysis.tree.root, analysis.source.text) };
 }
 

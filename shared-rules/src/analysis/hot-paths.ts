@@ -581,19 +581,22 @@ export class HotPaths {
   }
   private anyUnreferencedClass: boolean | undefined;
 
-  /** How another file calls `fn` from a hot path, if one does. */
-  private crossFileEntry(fn: SyntaxNode): HotEntry | undefined {
+  /** What the project says of `fn`, by the name other files import it by, if anything. */
+  private projectEntryOf(fn: SyntaxNode): HotEntries[string] | undefined {
     const entries = this.env.hotEntries;
     const name = entries && importableName(fn, this.env.text);
-    const entry = name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+    return name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+  }
+
+  /** How another file calls `fn` from a hot path, if one does. */
+  private crossFileEntry(fn: SyntaxNode): HotEntry | undefined {
+    const entry = this.projectEntryOf(fn);
     return entry && "where" in entry ? entry : undefined;
   }
 
   /** Where another file moves the batches of the loader `fn` returns to a GPU (`LoaderFactory`), if one does. */
   loaderMovedBy(fn: SyntaxNode): string | undefined {
-    const entries = this.env.hotEntries;
-    const name = entries && importableName(fn, this.env.text);
-    const entry = name !== undefined && Object.prototype.hasOwnProperty.call(entries, name) ? entries![name] : undefined;
+    const entry = this.projectEntryOf(fn);
     return entry && "loaderMovedBy" in entry ? entry.loaderMovedBy : undefined;
   }
 

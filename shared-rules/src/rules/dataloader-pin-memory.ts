@@ -3,7 +3,7 @@ import { SyntaxNode, childByField, forEachNode, returnStatementsOf, unparenthesi
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { acceleratePrepared } from "../analysis/tensor-evidence";
-import { enclosingClassOf } from "../syntax";
+import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 import { DEVICE_NAME, lastName } from "../analysis/names";
 import { MethodCall, calleeName, keyword, methodCall, positional } from "./support";
 import type { Fix } from "../rule";
@@ -122,8 +122,7 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
  * when another file of the project moves that loader's batches to a GPU (`LoaderFactory`): what to say of where.
  */
 function movedByAnotherFile(call: SyntaxNode, context: RuleContext): { factory: string; where: string } | undefined {
-  let fn = call.parent;
-  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  const fn = enclosingFunctionOf(call);
   const where = fn && context.analysis.hotPaths.loaderMovedBy(fn);
   if (!fn || !where) return undefined;
   const target = loaderTarget(call);
@@ -143,8 +142,7 @@ const LIGHTNING_DATA_HOOK = /^(train|val|test|predict)_dataloader$/;
  * `non_blocking=True` (`move_data_to_device`).
  */
 function lightningDataHook(call: SyntaxNode, context: RuleContext): string | undefined {
-  let fn = call.parent;
-  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  const fn = enclosingFunctionOf(call);
   if (!fn) return undefined;
   // A method of the class itself, decorated or not.
   const member = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
