@@ -2042,4 +2042,86 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["11 item-in-hot-path", "12 item-in-hot-path", "12 item-in-hot-path"]);
   });
+
+  it("an option without a default that an `if`/`elif` chain compares with values (`--dataset`, then `if args.dataset == \"chairs\":`) is the user's choice, not a branch that never runs (RAFT's evaluate.py)", () => {
+    const code = py`
+      import argparse
+      import torch
+      def validate_chairs(model, val_dataset):
+          epe_list = []
+          for val_id in range(len(val_dataset)):
+              image1, flow_gt = val_dataset[val_id]
+              flow_pr = model(image1[None].cuda())
+              epe_list.append(flow_pr[0].cpu())
+          return epe_list
+      if __name__ == "__main__":
+          parser = argparse.ArgumentParser()
+          parser.add_argument("--dataset", help="dataset for evaluation")
+          parser.add_argument("--verbose", action="store_true")
+          args = parser.parse_args()
+          if args.dataset == "chairs":
+              validate_chairs(torch.nn.Linear(2, 2).cuda(), [])
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 blocking-host-to-device", "8 host-transfer-in-hot-path"]);
+    // A flag whose default fails the test still keeps its branch from running by default.
+    const flagged = code.replace('if args.dataset == "chairs":', "if args.verbose:");
+    assert.deepStrictEqual(findings(flagged), []);
+    // So does an option with an explicit default that the test does not match.
+    const defaulted = code.replace('help="dataset for evaluation"', 'default="sintel"');
+    assert.deepStrictEqual(findings(defaulted), []);
+  });
+
+  it("the entries of an `nn.ModuleDict` and the items of an `nn.ModuleList` are modules: their outputs are on the GPU in `forward`, and a loop over the layers is one forward pass, not a step loop (nanoGPT, llm.c)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class GPT(nn.Module):
+          def __init__(self, config):
+              super().__init__()
+              self.transformer = nn.ModuleDict(dict(
+                  wte=nn.Embedding(config.vocab_size, config.n_embd),
+                  h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+                  ln_f=nn.LayerNorm(config.n_embd),
+              ))
+              self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+          def forward(self, idx, targets=None):
+              x = self.transformer.wte(idx)
+              for block in self.transformer.h:
+                  x = block(x)
+                  print(x.sum().item())
+              x = self.transformer.ln_f(x)
+              if targets is not None:
+                  logits = self.lm_head(x)
+              else:
+                  logits = self.lm_head(x[:, [-1], :])
+              return logits
+    `;
+    const found = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings;
+    assert.deepStrictEqual(found.map((f) => `${f.line} ${f.rule}`), ["16 item-in-hot-path", "21 host-index"]);
+    // The `.item()` in the loop over layers runs several times per forward pass, not "every step" of a step loop.
+    assert.match(found[0].message, /several times per forward pass/);
+    assert.doesNotMatch(found[0].message, /step loop/);
+    // A container's own methods are not entries: `self.transformer.keys()` runs nothing on the GPU.
+    const keys = code.replace("x = self.transformer.ln_f(x)", "x = self.transformer.keys()");
+    assert.deepStrictEqual(findings(keys).map((f) => `${f.line} ${f.rule}`), ["16 item-in-hot-path"]);
+  });
+
+  it("a name like a size unpacked beside a module's output (`x, feat_size = stage(x, feat_size)`) is a Python size, not a GPU tensor (timm's MViTv2)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Vit(nn.Module):
+          def __init__(self, stages):
+              super().__init__()
+              self.stages = nn.ModuleList(stages)
+          def forward(self, x, feat_size):
+              outs = []
+              for stage in self.stages:
+                  x, feat_size = stage(x, feat_size)
+                  outs.append(x.reshape(x.shape[0], feat_size[0], feat_size[1], -1))
+              x, attn = self.stages[0](x, feat_size)
+              return outs, int(attn)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["13 implicit-host-read"]);
+  });
 });

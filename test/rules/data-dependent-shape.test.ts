@@ -4,6 +4,16 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("data-dependent-shape", {
   valid: [
     {
+      name: "a view of integer indices is no mask (`keep.view(-1)` of `nonzero`'s output, `order.flatten()` of arithmetic)",
+      code: py`
+        import torch
+        def forward(self, boxes, scores):
+            keep = torch.nonzero(scores > 0.5, as_tuple=False)
+            order = scores.argsort() - 1
+            return boxes[keep.view(-1)], boxes[order.flatten()]
+      `,
+    },
+    {
       name: "a name that says mask but holds integer indices (`masked_target = target - start`, a view of it) selects no mask",
       code: py`
         import torch
@@ -177,6 +187,24 @@ ruleTester.run("data-dependent-shape", {
     },
   ],
   invalid: [
+    {
+      name: "a view of a mask (`valid.view(-1)`) selects with the same booleans (RAFT's sequence loss)",
+      code: py`
+        import torch
+        def sequence_loss(flow_preds, flow_gt, valid):
+            mag = torch.sum(flow_gt ** 2, dim=1).sqrt()
+            valid = (valid >= 0.5) & (mag < 400)
+            epe = torch.sum((flow_preds[-1] - flow_gt) ** 2, dim=1).sqrt()
+            epe = epe.view(-1)[valid.view(-1)]
+            return epe.mean()
+        def train(model, loader, optimizer):
+            for image, flow, valid in loader:
+                loss = sequence_loss(model(image.cuda()), flow.cuda(), valid.cuda())
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 6, messageIncludes: "selects with a boolean mask" }],
+    },
     {
       name: "a model's `generate` runs its own forward pass (`self(idx)`) once per token: `multinomial` there checks its input on the host every token",
       code: py`

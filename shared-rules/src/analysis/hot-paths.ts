@@ -4,7 +4,7 @@
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
-import { TensorEvidence, argumentValues, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
+import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
@@ -73,6 +73,8 @@ interface OptionDefault {
   flag: string;
   value: string;
   line: number;
+  /** `None` because the option names no default and no action: a value the user is expected to give. */
+  implicit: boolean;
 }
 
 /** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
@@ -1072,6 +1074,8 @@ export class HotPaths {
     });
     const option = test && this.optionDefaults().get(test.name);
     if (!test || !option || nameTestHolds(test, option.value) === taken) return undefined;
+    // `if args.dataset == "chairs":` of an option without a default: which value to run with is the user's choice.
+    if (option.implicit && (test.kind === "equals" || test.kind === "not-equals")) return undefined;
     return `it never runs with the default options: the test at line ${this.line(raw)} depends on the option \`${option.flag}\`, which defaults to \`${option.value}\` (line ${option.line}) and is not set in code`;
   }
 
@@ -1115,7 +1119,7 @@ export class HotPaths {
       else if (actionName === "store_true") value = "False";
       else if (actionName === "store_false") value = "True";
       else if (!action) value = "None";
-      if (value !== undefined) options.set(name, { flag: long, value, line: this.line(node) });
+      if (value !== undefined) options.set(name, { flag: long, value, line: this.line(node), implicit: !explicit && !action });
     });
     for (const name of setInCode) options.delete(name);
     if (setInCode.has("*")) options.clear();
@@ -1605,9 +1609,15 @@ export class HotPaths {
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
         return modelCalls && this.runsModel(node);
       }
-      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.env.evidence.of(callee).kind === "module" || this.callsOwnForward(node);
+      // Not the layers of a container module (`for block in self.blocks: x = block(x)`): one forward pass, not a step each.
+      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.isWholeModule(callee) || this.callsOwnForward(node);
       return false;
     }, directOnly);
+  }
+
+  private isWholeModule(node: SyntaxNode): boolean {
+    const evidence = this.env.evidence.of(node);
+    return evidence.kind === "module" && !isContainerEntry(evidence);
   }
 
   /** `self(idx)` in a method of an `nn.Module` (a model's `generate`): a forward pass of the module. */

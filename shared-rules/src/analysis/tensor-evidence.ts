@@ -157,6 +157,12 @@ function evidence(kind: EvidenceKind, reason: string): Evidence {
  * Answers evidence questions about one file. Results are memoised per node; recursion is bounded so
  * that pathological nesting (10,000 parentheses) degrades to "unknown" instead of overflowing the stack.
  */
+/** The reason `nn.ModuleDict(...)` and `nn.ModuleList(...)` give as modules: their entries and items are modules too. */
+const CONTAINER_ENTRY = "an entry of a container module";
+const CONTAINER_MODULE = /^an `(ModuleDict|ModuleList|Sequential)` module|an entry of a container module/;
+/** What an `nn.Module` has of its own, not an entry of a container module. */
+const MODULE_METHOD = /^(keys|items|values|get|pop|update|append|extend|insert|to|cuda|cpu|half|float|double|bfloat16|type|train|eval|apply|parameters|buffers|children|modules|named_\w+|state_dict|load_state_dict|zero_grad|requires_grad_|register_\w+|training)$/;
+
 export class TensorEvidence {
   private readonly memo = new Map<SyntaxNode, Evidence>();
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
@@ -390,7 +396,11 @@ export class TensorEvidence {
       case "walrus":
       case "with": {
         if (!binding.value) return UNKNOWN;
-        return this.unpack(binding.value, binding.unpackPath);
+        const unpacked = this.unpack(binding.value, binding.unpackPath);
+        // `x, feat_size = stage(x, feat_size)`: a module returns its output beside the sizes it computed.
+        if (binding.unpackPath.length > 0 && isTensorKind(unpacked.kind) && SIZE_PARAMETER_NAME.test(binding.name))
+          return evidence("scalar", `\`${binding.name}\` is named like a size, returned beside a tensor`);
+        return unpacked;
       }
       case "augmented": {
         // `s += f"..."` or `s += "...".format(...)`: `s` is a string (a tensor plus a string raises).
@@ -967,7 +977,8 @@ export class TensorEvidence {
       return UNKNOWN;
     }
     if (kind === "module") {
-      if (method === "forward") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+      // `self.transformer.ln_f(x)`: an entry of an `nn.ModuleDict` runs its forward pass.
+      if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
       if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
       // `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there.
       if (!MODULE_SETUP_METHOD.test(method) && argumentValues(node).some((argument) => this.of(argument).kind === "gpu"))
@@ -1150,6 +1161,8 @@ export class TensorEvidence {
     if (owner.kind === "module") {
       if (attribute === "weight" || attribute === "bias") return evidence("gpu", `a parameter of \`${this.text(object)}\``);
       if (attribute === "module") return owner;
+      // `self.transformer.ln_f` of `self.transformer = nn.ModuleDict(dict(ln_f=nn.LayerNorm(...)))`: an entry is a module.
+      if (CONTAINER_MODULE.test(owner.reason) && !MODULE_METHOD.test(attribute)) return evidence("module", `\`.${attribute}\` of \`${this.text(object)}\`, ${CONTAINER_ENTRY}`);
       return UNKNOWN;
     }
     if (owner.kind === "numpy") return owner;
@@ -1212,6 +1225,11 @@ function sameDevice(source: Evidence, reason: string): Evidence {
 }
 
 /** What indexing or iterating a value of this evidence yields. */
+/** A layer of an `nn.ModuleList`/`nn.ModuleDict` (`for block in self.blocks`), not a model of its own. */
+export function isContainerEntry(evidence: Evidence): boolean {
+  return evidence.kind === "module" && evidence.reason.includes(CONTAINER_ENTRY);
+}
+
 export function elementEvidence(whole: Evidence): Evidence {
   switch (whole.kind) {
     case "gpu":
@@ -1224,6 +1242,9 @@ export function elementEvidence(whole: Evidence): Evidence {
       return evidence("batch", "a batch from a data loader");
     case "device-loader":
       return evidence("gpu", "a batch the loader put on the device");
+    case "module":
+      // `for block in self.transformer.h:` over an `nn.ModuleList`: each item is a module.
+      return CONTAINER_MODULE.test(whole.reason) ? evidence("module", CONTAINER_ENTRY) : UNKNOWN;
     case "scalar":
       // An element of a Python number's kin (a `torch.Size`, a string, a list from `.tolist()`) is one too.
       return evidence("scalar", `an element of a Python value (${whole.reason})`);

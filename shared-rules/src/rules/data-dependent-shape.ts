@@ -217,6 +217,8 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
       const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
       if (BOOLEAN_OPERATION.test(operation)) return true;
+      // `valid.view(-1)`: the same booleans in another shape (not `.to(...)`, which may change the dtype).
+      if (call && operation !== "to" && SHAPE_METHOD.test(operation) && depth < 4) return isBooleanMask(call.receiver, context, depth + 1);
       // `torch.stack((torch.ones_like(j), j, k))` of masks; `torch.ones_like(j)` of a mask (its dtype).
       const [first] = positional(node);
       if (depth >= 4 || !first) return false;
