@@ -2124,4 +2124,27 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["13 implicit-host-read"]);
   });
+
+  it("values computed from a tensor copied to the host stay on the host, whatever they meet (`torch.sum((flow - flow_gt)**2)` of `flow = pred.cpu()`; RAFT's validate_kitti)", () => {
+    const code = py`
+      import torch
+      def validate(model, val_dataset):
+          out_list = []
+          for val_id in range(len(val_dataset)):
+              image, flow_gt, valid_gt = val_dataset[val_id]
+              flow_pr = model(image[None].cuda(non_blocking=True))
+              flow = flow_pr[0].cpu()
+              epe = torch.sum((flow - flow_gt) ** 2, dim=0).sqrt()
+              mag = torch.sum(flow_gt ** 2, dim=0).sqrt()
+              val = valid_gt.view(-1) >= 0.5
+              out = ((epe > 3.0) & ((epe / mag) > 0.05)).float()
+              out_list.append(out[val].cpu().numpy())
+              print(epe.mean().item(), mag.max().item())
+          return out_list
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 host-transfer-in-hot-path"]);
+    // Without the copy, the same lines read GPU tensors.
+    const onDevice = code.replace("flow = flow_pr[0].cpu()", "flow = flow_pr[0]");
+    assert.deepStrictEqual(findings(onDevice).map((f) => `${f.line} ${f.rule}`), ["12 data-dependent-shape", "12 host-transfer-in-hot-path", "13 item-in-hot-path"]);
+  });
 });

@@ -1194,9 +1194,20 @@ export class TensorEvidence {
   }
 }
 
+/**
+ * `flow.cpu() - flow_gt`, or `torch.sum(...)` of that: a tensor copied to the host (or computed from one) meets
+ * host values, since with a GPU tensor the operation raises (but for a 0-dim tensor, which a copied-back field
+ * rarely is).
+ */
+function copiedToHost(evidence: Evidence): boolean {
+  return evidence.kind === "cpu" && (evidence.reason.startsWith("the result of `.cpu()`") || evidence.reason.endsWith(" of a CPU tensor"));
+}
+
 function combineTensors(a: Evidence, b: Evidence): Evidence {
   if (a.kind === "gpu") return a;
   if (b.kind === "gpu") return b;
+  if (copiedToHost(a)) return a;
+  if (copiedToHost(b)) return b;
   if (a.kind === "tensor") return a;
   if (b.kind === "tensor") return b;
   return a.kind === "cpu" ? a : b.kind === "cpu" ? b : evidence("cpu", a.reason);
@@ -1211,6 +1222,7 @@ export function combine(a: Evidence, b: Evidence): Evidence {
     const tensor = aTensor ? a : b;
     const other = aTensor ? b : a;
     if (other.kind === "scalar" || other.kind === "numpy" || tensor.kind === "gpu") return tensor.kind === "batch" ? evidence("cpu", tensor.reason) : tensor;
+    if (copiedToHost(tensor)) return tensor;
     return evidence("tensor", tensor.reason);
   }
   if (a.kind === "numpy" || b.kind === "numpy") return a.kind === "numpy" ? a : b;
@@ -1224,12 +1236,12 @@ function sameDevice(source: Evidence, reason: string): Evidence {
   return evidence("tensor", reason);
 }
 
-/** What indexing or iterating a value of this evidence yields. */
 /** A layer of an `nn.ModuleList`/`nn.ModuleDict` (`for block in self.blocks`), not a model of its own. */
 export function isContainerEntry(evidence: Evidence): boolean {
   return evidence.kind === "module" && evidence.reason.includes(CONTAINER_ENTRY);
 }
 
+/** What indexing or iterating a value of this evidence yields. */
 export function elementEvidence(whole: Evidence): Evidence {
   switch (whole.kind) {
     case "gpu":
