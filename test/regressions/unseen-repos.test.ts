@@ -2147,4 +2147,41 @@ describe("findings on code synclint was not tuned on", () => {
     const onDevice = code.replace("flow = flow_pr[0].cpu()", "flow = flow_pr[0]");
     assert.deepStrictEqual(findings(onDevice).map((f) => `${f.line} ${f.rule}`), ["12 data-dependent-shape", "12 host-transfer-in-hot-path", "13 item-in-hot-path"]);
   });
+
+  it("a wrapper's `__call__` that runs the model it keeps (`self.model(x, new_ts)`) runs as often as the model's forward pass (guided-diffusion's and DiT's timestep respacing)", () => {
+    const code = py`
+      import torch as th
+      class _WrappedModel:
+          def __init__(self, model, timestep_map):
+              self.model = model
+              self.timestep_map = timestep_map
+          def __call__(self, x, ts, **kwargs):
+              map_tensor = th.tensor(self.timestep_map, device=ts.device, dtype=ts.dtype)
+              return self.model(x, map_tensor[ts], **kwargs)
+      class Resize:
+          def __init__(self, size):
+              self.size = size
+          def __call__(self, image):
+              return th.tensor(self.size, device="cuda")
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 blocking-host-to-device"]);
+    // Called where the file can see it, the wrapper is as hot as its callers.
+    const called = code + "\nwrapped = _WrappedModel(None, [0, 2, 4])\nout = wrapped(th.zeros(1), th.zeros(1))\n";
+    assert.deepStrictEqual(findings(called), []);
+  });
+
+  it("the items of `zip(*t.topk(k))` are elements of the tensors topk returns (whisper's beam search)", () => {
+    const code = py`
+      import torch
+      def decode(model, tokens, steps):
+          for step in range(steps):
+              logprobs = model(tokens).log_softmax(-1)
+              sequences = []
+              for logprob, token in zip(*logprobs[0].topk(5)):
+                  sequences.append(token.item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [7]);
+    const onHost = code.replace("zip(*logprobs[0].topk(5))", "zip(*logprobs[0].cpu().topk(5))");
+    assert.deepStrictEqual(findings(onHost, "item-in-hot-path"), []);
+  });
 });

@@ -546,11 +546,24 @@ export class HotPaths {
         tensorFree: entry.tensorFree,
       };
     }
+    // `_WrappedModel.__call__(self, x, ts)` that runs `self.model(x, new_ts)`: a wrapper of a model runs whenever
+    // the model would, through objects the analysis cannot follow (guided-diffusion's timestep respacing).
+    if (cls && name === "__call__" && calls.length === 0 && this.runsWrappedModel(fn))
+      return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `${label} runs the model it wraps, so it runs as often as the model's forward pass`, gpuCaller: true };
     // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
     // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).
     if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls a model's \`${name}\` once per batch by convention` };
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
+  }
+
+  /** A method that calls a model kept on the object (`self.model(x, t)`), returning or using its output. */
+  private runsWrappedModel(fn: SyntaxNode): boolean {
+    return this.someDirectNode(fn, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      return callee?.type === "attribute" && isSelfAttribute(callee, this.env.text) && MODULE_NAME.test(this.text(childByField(callee, "attribute")!));
+    }, false);
   }
 
   /**

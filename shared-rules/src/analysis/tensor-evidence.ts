@@ -573,6 +573,14 @@ export class TensorEvidence {
       }
       if (name === "zip") {
         if (path.length === 0) return evidence("container", "a tuple from `zip`");
+        // `zip(*logprobs.topk(k))`: the parts are the tensors topk returns, so each item holds their elements.
+        const splat = childByField(node, "arguments")?.children.find((child) => child.type === "list_splat");
+        if (splat && args.length === 0) {
+          let part = elementEvidence(this.of(splat.children[splat.children.length - 1]));
+          if (!isTensorKind(part.kind)) return UNKNOWN;
+          for (let i = 0; i < path.length; i++) part = elementEvidence(part);
+          return part;
+        }
         const source = args[path[0]];
         return source ? this.elementOf(source, path.slice(1)) : UNKNOWN;
       }
