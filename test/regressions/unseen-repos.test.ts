@@ -2184,4 +2184,22 @@ describe("findings on code synclint was not tuned on", () => {
     const onHost = code.replace("zip(*logprobs[0].topk(5))", "zip(*logprobs[0].cpu().topk(5))");
     assert.deepStrictEqual(findings(onHost, "item-in-hot-path"), []);
   });
+
+  it("a range made on the host stays there through arithmetic with values of unknown kind (`torch.arange(half) / half` with `half = dim // 2`), so moving it in `forward` is a host-to-device copy per pass (the sinusoidal timestep embedding of guided-diffusion, taming-transformers, generative-models)", () => {
+    const code = py`
+      import math
+      import torch
+      import torch.nn as nn
+      def timestep_embedding(timesteps, dim, max_period=10000):
+          half = dim // 2
+          freqs = torch.exp(-math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half).to(device=timesteps.device)
+          return timesteps[:, None].float() * freqs[None]
+      class UNet(nn.Module):
+          def forward(self, x, timesteps):
+              scale = torch.tensor(0.5)
+              shifted = (scale * self.shift).to(x.device)
+              return self.time_embed(timestep_embedding(timesteps, self.model_channels)) * shifted
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["6 blocking-host-to-device"]);
+  });
 });

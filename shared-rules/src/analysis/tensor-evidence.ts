@@ -1203,19 +1203,20 @@ export class TensorEvidence {
 }
 
 /**
- * `flow.cpu() - flow_gt`, or `torch.sum(...)` of that: a tensor copied to the host (or computed from one) meets
- * host values, since with a GPU tensor the operation raises (but for a 0-dim tensor, which a copied-back field
- * rarely is).
+ * `flow.cpu() - flow_gt`, `torch.arange(half) / half`, or `torch.sum(...)` of such: a tensor copied to the host,
+ * made there as a range, or computed from one meets host values, since with a GPU tensor the operation raises
+ * (but for a 0-dim tensor, which a range never is and a copied-back field rarely is).
  */
-function copiedToHost(evidence: Evidence): boolean {
-  return evidence.kind === "cpu" && (evidence.reason.startsWith("the result of `.cpu()`") || evidence.reason.endsWith(" of a CPU tensor"));
+function certainlyOnHost(evidence: Evidence): boolean {
+  return evidence.kind === "cpu" && (evidence.reason.startsWith("the result of `.cpu()`") || evidence.reason.endsWith(" of a CPU tensor") || HOST_RANGE_REASON.test(evidence.reason));
 }
+const HOST_RANGE_REASON = /^`[\w.]*\b(arange|linspace|logspace|randperm)\(\.\.\.\)` without `device=`/;
 
 function combineTensors(a: Evidence, b: Evidence): Evidence {
   if (a.kind === "gpu") return a;
   if (b.kind === "gpu") return b;
-  if (copiedToHost(a)) return a;
-  if (copiedToHost(b)) return b;
+  if (certainlyOnHost(a)) return a;
+  if (certainlyOnHost(b)) return b;
   if (a.kind === "tensor") return a;
   if (b.kind === "tensor") return b;
   return a.kind === "cpu" ? a : b.kind === "cpu" ? b : evidence("cpu", a.reason);
@@ -1230,7 +1231,7 @@ export function combine(a: Evidence, b: Evidence): Evidence {
     const tensor = aTensor ? a : b;
     const other = aTensor ? b : a;
     if (other.kind === "scalar" || other.kind === "numpy" || tensor.kind === "gpu") return tensor.kind === "batch" ? evidence("cpu", tensor.reason) : tensor;
-    if (copiedToHost(tensor)) return tensor;
+    if (certainlyOnHost(tensor)) return tensor;
     return evidence("tensor", tensor.reason);
   }
   if (a.kind === "numpy" || b.kind === "numpy") return a.kind === "numpy" ? a : b;
