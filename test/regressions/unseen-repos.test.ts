@@ -2202,4 +2202,30 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["6 blocking-host-to-device"]);
   });
+
+  it("`self.forward(...)` in a method of an `nn.Module` is the module's own forward pass, as `self(...)` is: a loop calling it runs a step per generated token (llm.c's and nanochat's `generate`)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      def sample_top_p(probs, p):
+          probs_sort, probs_idx = torch.sort(probs, dim=-1, descending=True)
+          next_token = torch.multinomial(probs_sort, num_samples=1)
+          return torch.gather(probs_idx, -1, next_token)
+      class LLaMA(nn.Module):
+          def forward(self, tokens, start_pos=0):
+              return self.output(self.layers(tokens)), None
+          @torch.no_grad()
+          def generate(self, tokens, total_len, top_p):
+              for cur_pos in range(1, total_len):
+                  logits, _ = self.forward(tokens[:, :cur_pos])
+                  probs = torch.softmax(logits[:, -1], dim=-1)
+                  next_token = sample_top_p(probs, top_p)
+                  if next_token.item() == 2:
+                      break
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["5 data-dependent-shape", "16 item-in-hot-path"]);
+    // In a class that is no module, `self.forward` is just a method.
+    const plain = code.replace("class LLaMA(nn.Module):", "class LLaMA:");
+    assert.deepStrictEqual(findings(plain), []);
+  });
 });

@@ -1620,7 +1620,7 @@ export class HotPaths {
         // `optimizer.zero_grad()` once before the batches is epoch work; in a loop without nested loops it marks steps.
         if (method === "zero_grad") return !directOnly;
         if (method === "step") return OPTIMIZER_NAME.test(lastName(this.text(receiver)));
-        return modelCalls && this.runsModel(node);
+        return modelCalls && (this.runsModel(node) || this.callsOwnForward(node));
       }
       // Not the layers of a container module (`for block in self.blocks: x = block(x)`): one forward pass, not a step each.
       if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.isWholeModule(callee) || this.callsOwnForward(node);
@@ -1633,10 +1633,10 @@ export class HotPaths {
     return evidence.kind === "module" && !isContainerEntry(evidence);
   }
 
-  /** `self(idx)` in a method of an `nn.Module` (a model's `generate`): a forward pass of the module. */
+  /** `self(idx)` or `self.forward(idx)` in a method of an `nn.Module` (a model's `generate`): a forward pass of the module. */
   private callsOwnForward(call: SyntaxNode): boolean {
     const callee = childByField(call, "function");
-    const cls = callee && this.text(callee) === "self" ? enclosingClassOf(call) : undefined;
+    const cls = callee && /^self(\.forward)?$/.test(this.text(callee)) ? enclosingClassOf(call) : undefined;
     return !!cls && this.env.evidence.isModuleClass(cls);
   }
 

@@ -980,6 +980,8 @@ export class TensorEvidence {
       const info = owner ? this.env.classes.get(owner) : undefined;
       const attribute = info?.attributes.get(method);
       if (attribute && attribute.some((value) => this.of(value).kind === "module")) return evidence("gpu", `the output of \`self.${method}(...)\``);
+      // `logits, _ = self.forward(tokens)` in a model's `generate`: its own forward pass, as `self(...)` is.
+      if (method === "forward" && owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self.forward(...)`, the module's own forward pass");
       const local = info?.methods.get(method);
       if (local) return this.returnEvidence(local);
       return UNKNOWN;
