@@ -34,15 +34,26 @@ export class ProjectModules {
    * it, and the rest of the name inside that file. An absolute name is looked for from the importer's folder up
    * (a script's folder is on `sys.path`; so is a package's root), the longest module path first.
    */
-  resolve(importer: string, dotted: string): ResolvedName | undefined {
+  resolve(importer: string, dotted: string, searchPaths?: readonly string[]): ResolvedName | undefined {
     // Files of a folder import the same modules: resolved once per folder and name.
-    const key = `${path.dirname(importer)}\0${dotted}`;
+    const key = `${path.dirname(importer)}\0${dotted}${searchPaths ? `\0${searchPaths.join("\0")}` : ""}`;
     if (this.resolved.has(key)) return this.resolved.get(key);
-    const found = this.resolveUncached(importer, dotted);
+    const found = this.resolveUncached(importer, dotted) ?? (searchPaths && this.resolveOnSearchPaths(importer, dotted, searchPaths));
     this.resolved.set(key, found);
     return found;
   }
   private readonly resolved = new Map<string, ResolvedName | undefined>();
+
+  /** An absolute name in a folder the importer puts on `sys.path`, taken from the importer's folder (where such scripts are run from). */
+  private resolveOnSearchPaths(importer: string, dotted: string, searchPaths: readonly string[]): ResolvedName | undefined {
+    if (dotted.startsWith(".")) return undefined;
+    const parts = dotted.split(".").filter(Boolean);
+    for (const searchPath of searchPaths) {
+      const found = this.resolveIn(path.resolve(path.dirname(importer), searchPath), parts);
+      if (found) return found;
+    }
+    return undefined;
+  }
 
   private resolveUncached(importer: string, dotted: string): ResolvedName | undefined {
     const level = dotted.length - dotted.replace(/^\.+/, "").length;
@@ -79,13 +90,13 @@ export class ProjectModules {
    * `from .dist import *` (a package's `__init__.py`), where the name is not the module's own.
    */
   resolveDefinition(importer: string, dotted: string, linksOf: (file: string) => ModuleLinks | undefined): ResolvedName | undefined {
-    let resolved = this.resolve(importer, dotted);
+    let resolved = this.resolve(importer, dotted, linksOf(importer)?.searchPaths);
     for (let hop = 0; resolved && resolved.name && hop < MAX_REEXPORTS; hop++) {
       const [first, ...rest] = resolved.name.split(".");
       const links = linksOf(resolved.file);
       if (!links) return resolved;
       if (Object.prototype.hasOwnProperty.call(links.imports, first)) {
-        resolved = this.resolve(resolved.file, [links.imports[first], ...rest].join("."));
+        resolved = this.resolve(resolved.file, [links.imports[first], ...rest].join("."), links.searchPaths);
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(links.functions, resolved.name) || !links.starImports) return resolved;
@@ -213,7 +224,7 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
   for (const [importer, links] of linksByFile) {
     for (const target of links.importedModules ?? []) {
       if (!target.split(".").some((part) => moduleNames.has(part))) continue;
-      const module = modules.resolve(importer, target)?.file;
+      const module = modules.resolve(importer, target, links.searchPaths)?.file;
       if (module && module !== importer && candidates.has(module)) loaded.add(module);
     }
     for (const name of links.names ?? []) nameLoads(name, importer);
@@ -226,7 +237,7 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
 function sameNaming(a: ModuleLinks | undefined, b: ModuleLinks | undefined): boolean {
   const same = (x: readonly string[] | undefined, y: readonly string[] | undefined) => (x ?? []).length === (y ?? []).length && (x ?? []).every((each, i) => each === y![i]);
   if (!a || !b) return a === b;
-  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules)) return false;
+  if (!same(a.names, b.names) || !same(a.importedModules, b.importedModules) || !same(a.searchPaths, b.searchPaths)) return false;
   const classes = Object.keys(a.classes ?? {});
   return same(classes, Object.keys(b.classes ?? {})) && classes.every((name) => same(a.classes![name], b.classes![name]));
 }

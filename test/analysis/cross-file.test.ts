@@ -240,6 +240,19 @@ describe("cross-file hot paths", () => {
       assert.strictEqual(modules.resolve(at("engine.py"), ".misc.f"), undefined);
     });
 
+    it("finds an absolute module in a folder the importer puts on `sys.path` (`sys.path.append('core')`), after the usual places, and lists such folders in its links", () => {
+      const withCore = new ProjectModules(["train.py", "core/datasets.py", "core/utils/utils.py", "utils.py"].map(at));
+      assert.strictEqual(withCore.resolve(at("train.py"), "datasets.fetch_dataloader"), undefined);
+      assert.deepStrictEqual(withCore.resolve(at("train.py"), "datasets.fetch_dataloader", ["core"]), { file: at("core/datasets.py"), name: "fetch_dataloader" });
+      assert.deepStrictEqual(withCore.resolve(at("train.py"), "datasets", ["./core"]), { file: at("core/datasets.py"), name: "" });
+      // A module of the importer's own folder still comes first, and a relative import never looks there.
+      assert.deepStrictEqual(withCore.resolve(at("train.py"), "utils.helper", ["core"]), { file: at("utils.py"), name: "helper" });
+      assert.strictEqual(withCore.resolve(at("train.py"), ".datasets", ["core"]), undefined);
+      const code = "import sys\nsys.path.append('core')\nsys.path.insert(0, \"../lib\")\nsys.path.append(os.path.join(root, 'x'))\nimport datasets\n";
+      assert.deepStrictEqual(linksOf(code, "train.py").searchPaths, ["core", "../lib"]);
+      assert.strictEqual(linksOf("import datasets\n", "train.py").searchPaths, undefined);
+    });
+
     it("follows a package's re-export to the module that defines the name", () => {
       const links = new Map([[at("util/__init__.py"), { calls: [], imports: { NativeScaler: ".misc.NativeScaler" }, functions: {} }]]);
       assert.deepStrictEqual(
@@ -323,6 +336,32 @@ describe("cross-file hot paths", () => {
       assert.match(findings[0].message, /`get_loader\(\)` returns it, and `train\.py` calls it at line 4 and moves the loader's batches to the GPU at line 9/);
       // Alone, the module moves nothing.
       assert.deepStrictEqual(lintSource(data, { filePath: at("data.py") }).findings, []);
+    });
+
+    it("reports a loader returned to a script that imports its module from a folder it puts on `sys.path` (RAFT's `sys.path.append('core')`, `import datasets`)", async () => {
+      const data = py`
+        from torch.utils import data
+        def fetch_dataloader(args, train_dataset):
+            train_loader = data.DataLoader(train_dataset, batch_size=args.batch_size, pin_memory=False, shuffle=True)
+            return train_loader
+      `;
+      const train = py`
+        import sys
+        sys.path.append('core')
+        import torch
+        import datasets
+        def train(args, model, optimizer, dataset):
+            train_loader = datasets.fetch_dataloader(args, dataset)
+            for i_batch, data_blob in enumerate(train_loader):
+                image1, image2, flow, valid = [x.cuda(non_blocking=True) for x in data_blob]
+                model(image1, image2).mean().backward()
+                optimizer.step()
+      `;
+      const result = await lintInMemory({ "core/datasets.py": data, "train.py": train });
+      assert.deepStrictEqual(result("core/datasets.py").findings.map((finding) => `${finding.line} ${finding.rule}`), ["3 dataloader-pin-memory"]);
+      // Without the folder on `sys.path`, `import datasets` is another package (Hugging Face's, say).
+      const elsewhere = await lintInMemory({ "core/datasets.py": data, "train.py": train.replace("sys.path.append('core')\n", "") });
+      assert.deepStrictEqual(elsewhere("core/datasets.py").findings, []);
     });
 
     it("follows a chain of calls across three files", async () => {

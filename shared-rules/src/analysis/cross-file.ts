@@ -87,6 +87,8 @@ export interface ModuleLinks {
   importedModules?: string[];
   /** The project functions whose returned loader this file iterates and moves to a GPU (`data_loader = get_loader(...)`), first call of each. */
   loaders?: LoaderCall[];
+  /** Folders the file puts on `sys.path` (`sys.path.append("core")`), as written: its imports may name modules there. */
+  searchPaths?: string[];
 }
 
 /** A call of a project function that returns a loader, whose batches the calling file moves to a GPU. */
@@ -226,7 +228,18 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...(starImports.length > 0 ? { starImports } : {}),
     ...(properties.length > 0 ? { properties } : {}),
     ...(loaders.size > 0 ? { loaders: [...loaders.values()].sort((a, b) => a.line - b.line) } : {}),
+    ...searchPathsOf(text),
   };
+}
+
+const SYS_PATH_ADDITION = /\bsys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?[rRuU]?(["'])([^"'\n]+)\1\s*\)/g;
+
+/** `sys.path.append('core')`, `sys.path.insert(0, "../src")`: folders written as literals (RAFT's `train.py` then imports `datasets` from `core/`). */
+function searchPathsOf(text: string): { searchPaths?: string[] } {
+  if (!text.includes("sys.path")) return {};
+  const found = new Set<string>();
+  for (const match of text.matchAll(SYS_PATH_ADDITION)) found.add(match[2]);
+  return found.size > 0 ? { searchPaths: [...found] } : {};
 }
 
 /** The functions other modules can call by name (`ModuleLinks.functions`), and the classes' properties among them. */

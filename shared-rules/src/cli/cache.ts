@@ -23,7 +23,7 @@ interface Entry {
  */
 const SEEDED = "\u0000with-entries";
 /** What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files' functions it moves, 3) must not read older results. */
-const RESULT_FORMAT = 3;
+const RESULT_FORMAT = 4;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
