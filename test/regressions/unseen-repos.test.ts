@@ -2228,4 +2228,27 @@ describe("findings on code synclint was not tuned on", () => {
     const plain = code.replace("class LLaMA(nn.Module):", "class LLaMA:");
     assert.deepStrictEqual(findings(plain), []);
   });
+
+  it("loops that run backward passes for an optimizer step taken by the loop around them accumulate one step's gradients: the code between them runs per step, not per epoch (nanochat's RL loop)", () => {
+    const code = py`
+      import torch
+      def train(model, reward_model, optimizer, sample, num_steps, examples_per_rank, num_passes):
+          for step in range(num_steps):
+              rewards_list = []
+              for example_step in range(examples_per_rank):
+                  inputs_all, targets_all = sample(model)
+                  rewards_all = reward_model(inputs_all)
+                  for pass_idx in range(num_passes):
+                      loss = model(inputs_all, targets_all).mean()
+                      loss.backward()
+                  rewards_list.append(rewards_all.mean().item())
+              optimizer.step()
+              model.zero_grad(set_to_none=True)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["11 item-in-hot-path"]);
+    // With the optimizer stepped in the innermost loop, the middle loop is an epoch of those steps.
+    const inner = code.replace("                loss.backward()\n", "                loss.backward()\n                optimizer.step()\n").replace("        optimizer.step()\n        model.zero_grad", "        model.zero_grad");
+    assert.strictEqual(inner.split("optimizer.step()").length, 2);
+    assert.deepStrictEqual(findings(inner), []);
+  });
 });

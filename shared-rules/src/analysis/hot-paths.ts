@@ -1514,7 +1514,36 @@ export class HotPaths {
   /** `for micro_step in range(grad_accum_steps)`: the micro-batches of one optimizer step. */
   private countsMicroBatches(loop: SyntaxNode): boolean {
     const bound = loopBound(loop);
-    return !!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name));
+    return (!!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name))) || this.accumulatesForOuterStep(loop);
+  }
+
+  /**
+   * The loop runs backward passes but steps no optimizer, and a loop around it steps one in its own body
+   * (`for example_step in ...: for pass_idx in ...: loss.backward()`, then `optimizer.step()`; nanochat's RL):
+   * its iterations accumulate the gradients of one step.
+   */
+  private accumulatesForOuterStep(loop: SyntaxNode): boolean {
+    let cached = this.accumulating.get(loop);
+    if (cached === undefined) {
+      cached = false;
+      if (this.someDirectNode(loop, (node) => this.isMethodCall(node, "backward"), false) && !this.someDirectNode(loop, (node) => this.stepsOptimizer(node), false)) {
+        for (let outer = loopStatementAround(loop); outer && !cached; outer = loopStatementAround(outer)) cached = this.someDirectNode(outer, (node) => this.stepsOptimizer(node), true);
+      }
+      this.accumulating.set(loop, cached);
+    }
+    return cached;
+  }
+  private readonly accumulating = new Map<SyntaxNode, boolean>();
+
+  private isMethodCall(node: SyntaxNode, method: string): boolean {
+    const callee = node.type === "call" ? childByField(node, "function") : undefined;
+    return callee?.type === "attribute" && this.text(childByField(callee, "attribute")!) === method;
+  }
+
+  /** `optimizer.step()`, `scaler.step(optimizer)`. */
+  private stepsOptimizer(node: SyntaxNode): boolean {
+    const callee = node.type === "call" ? childByField(node, "function") : undefined;
+    return callee?.type === "attribute" && this.text(childByField(callee, "attribute")!) === "step" && OPTIMIZER_NAME.test(lastName(this.text(childByField(callee, "object")!)));
   }
 
   /** Whether a periodic guard between `node` and the enclosing `loop` makes `node` run on some iterations only. */
