@@ -2251,4 +2251,39 @@ describe("findings on code synclint was not tuned on", () => {
     assert.strictEqual(inner.split("optimizer.step()").length, 2);
     assert.deepStrictEqual(findings(inner), []);
   });
+
+  it("the loop of a generator that yields a batch per iteration runs once per step of the step loop that takes its batches (`next(train_loader)`, or `for ... in gen()`; nanochat's SFT data generator, pytorch/examples' RPC trainer)", () => {
+    const code = py`
+      import torch
+      device = torch.device("cuda")
+      def sft_data_generator(rows_source):
+          while True:
+              rows = next(rows_source)
+              batch = torch.tensor(rows, dtype=torch.long, pin_memory=True)
+              inputs = batch[:, :-1].to(device=device, non_blocking=True)
+              mask = torch.tensor(rows, dtype=torch.int8)
+              targets = mask[:, 1:].to(device=device)
+              yield inputs, targets
+      def get_next_batch(n):
+          for _ in range(n):
+              target = torch.LongTensor(8).random_(8).to(device)
+              yield target
+      def examples(n):
+          for _ in range(n):
+              yield torch.zeros(3).to(device)
+      def train(model, optimizer, rows_source, steps):
+          train_loader = sft_data_generator(rows_source)
+          for step in range(steps):
+              x, y = next(train_loader)
+              model(x, y).backward()
+              optimizer.step()
+          for target in get_next_batch(steps):
+              model(target).backward()
+              optimizer.step()
+          shown = list(examples(4))
+    `;
+    const found = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings;
+    assert.deepStrictEqual(found.map((f) => `${f.line} ${f.rule}`), ["9 blocking-host-to-device", "13 blocking-host-to-device"]);
+    assert.match(found[0].message, /in the loop at line 4 of `sft_data_generator\(\)`, which yields once per iteration to the step loop of `train\(\)` \(line 20\)/);
+  });
 });

@@ -303,6 +303,18 @@ export class HotPaths {
     if (inherited?.hot) {
       return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: nestedFrequency(inherited.frequency), loop: innermost.loop };
     }
+    // `def sft_data_generator(): while True: ... yield inputs, targets`, whose batches a step loop takes with `next()`.
+    const yielding = fn && events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.yieldsInBody(event.loop));
+    const consumer = yielding && this.stepConsumerOf(fn!, depth);
+    if (yielding && consumer) {
+      return {
+        ...consumer,
+        where: `in the loop at line ${this.line(yielding.loop)} of ${owner}, which yields once per iteration to ${consumer.where.replace(/^in /, "")}`,
+        frequency: yielding.loop === innermost.loop ? consumer.frequency : nestedFrequency(consumer.frequency),
+        reason: `${owner} yields a batch on each iteration of its loop at line ${this.line(yielding.loop)}, and ${consumer.reason}`,
+        loop: innermost.loop,
+      };
+    }
     const overWeights = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesWeights(loopIterable(event.loop), 0));
     if (overWeights)
       return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
@@ -427,6 +439,39 @@ export class HotPaths {
       if ((current.type === "for_statement" || current.type === "while_statement") && child.field === "body" && this.loopKind(current) === "step") return true;
     }
     return false;
+  }
+
+  /** The loop's body yields (not in a nested function): a generator's loop runs one iteration per item taken. */
+  private yieldsInBody(loop: SyntaxNode): boolean {
+    const body = childByField(loop, "body");
+    return !!body && this.someNode(body, (node) => node.type === "yield");
+  }
+
+  /**
+   * The step context in which this file takes the items of generator `fn`: a step loop over its call
+   * (`for batch in gen(...)`), or `next(it)` in a step loop of the name its call is bound to (`it = gen(...)`).
+   */
+  private stepConsumerOf(fn: SyntaxNode, depth: number): SiteContext | undefined {
+    if (depth > MAX_CALL_DEPTH) return undefined;
+    for (const call of this.callsFromOutside(fn)) {
+      const parent = call.parent;
+      if (parent?.type === "for_statement" && call.field === "right" && this.loopKind(parent) === "step") return this.contextOf(childByField(parent, "body") ?? parent, depth + 1);
+      const left = parent?.type === "assignment" && call.field === "right" ? childByField(parent, "left") : undefined;
+      if (left?.type !== "identifier" && left?.type !== "attribute") continue;
+      const name = this.text(left);
+      const scope = enclosingFunctionOf(call) ?? this.env.root;
+      let found: SiteContext | undefined;
+      this.someNode(scope, (node) => {
+        if (node.type !== "call" || this.text(childByField(node, "function")!) !== "next") return false;
+        const [argument] = positionalArguments(node);
+        if (!argument || this.text(argument) !== name) return false;
+        const site = this.contextOf(node, depth + 1);
+        if (site.hot && !site.plainLoop && site.loop && this.loopKind(site.loop) === "step") found = site;
+        return !!found;
+      });
+      if (found) return found;
+    }
+    return undefined;
   }
 
   private stepLoopContext(loop: SyntaxNode, owner: string, compiled: CompiledRegion | undefined): SiteContext {
