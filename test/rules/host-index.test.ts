@@ -4,6 +4,22 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-index", {
   valid: [
     {
+      name: "a list that gathers tensors, or takes other lists whole, is not known to hold numbers",
+      code: py`
+        import torch
+        def evaluate(model, batches, extra):
+            for x, y in batches:
+                out = model(x.cuda(non_blocking=True))
+                chosen = []
+                chosen.append(y.cuda(non_blocking=True))
+                picked = out[chosen]
+                others = []
+                others.append(1)
+                others.extend(extra)
+                kept = out[others]
+      `,
+    },
+    {
       name: "an index built on the device (`device=`) is not copied",
       code: py`
         import torch
@@ -71,6 +87,21 @@ ruleTester.run("host-index", {
     },
   ],
   invalid: [
+    {
+      name: "a list built by appending Python numbers (`letter_ids.append(cache[letter])`) indexing GPU logits (nanochat's categorical eval)",
+      code: py`
+        import torch
+        def evaluate(model, batches, tokenizer):
+            cache = {}
+            for prompt_ids, letters in batches:
+                logits = model(prompt_ids.cuda(non_blocking=True))
+                letter_ids = []
+                for letter in letters:
+                    letter_ids.append(cache[letter])
+                picked = logits[0, -1, letter_ids]
+      `,
+      errors: [{ line: 9, messageIncludes: "`letter_ids`, a Python list" }],
+    },
     {
       name: "minibatch indices from NumPy, sliced per minibatch (PPO)",
       code: py`

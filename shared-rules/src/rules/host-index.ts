@@ -64,6 +64,8 @@ export const hostIndex: Rule = {
           // `for perm in DataLoader(range(n), batch_size):` yields CPU tensors of indices.
           if (binding?.kind === "for" && context.analysis.tensorEvidence(node).kind === "batch") return LOADER_BATCH;
           const value = binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+          if (value && unparenthesized(value).type === "list" && unparenthesized(value).children.length === 0)
+            return appendsNumbers(context.text(node), binding!.node) ? "a Python list" : undefined;
           return value && hostIndexKind(value, depth + 1);
         }
         case "subscript": {
@@ -93,6 +95,34 @@ export const hostIndex: Rule = {
         default:
           return undefined;
       }
+    }
+
+    /**
+     * `letter_ids = []`, then `letter_ids.append(cache[letter])`: a list of Python numbers, when everything appended
+     * to it in the scope of the binding is a number (an integer, or what a Python container holds).
+     */
+    function appendsNumbers(name: string, bound: SyntaxNode): boolean {
+      const scope = scopeOf(bound, context.analysis.scopes).node;
+      let appended = 0;
+      let numbers = true;
+      const stack = [scope];
+      while (stack.length > 0 && numbers) {
+        const current = stack.pop()!;
+        if (current !== scope && (current.type === "function_definition" || current.type === "class_definition")) continue;
+        for (let i = 0; i < current.children.length; i++) stack.push(current.children[i]);
+        const call = current.type === "call" ? methodCall(current, context) : undefined;
+        if (!call || context.text(call.receiver) !== name) continue;
+        // Another way in (`extend`, `insert`, `+=`) may bring anything.
+        if (call.method !== "append") {
+          numbers = !/^(extend|insert)$/.test(call.method);
+          continue;
+        }
+        const [item] = positional(current);
+        const kind = item ? context.analysis.tensorEvidence(item).kind : "unknown";
+        appended++;
+        numbers = kind === "scalar" || (kind === "unknown" && unparenthesized(item!).type === "subscript" && !isTensorEvidence(context.analysis.tensorEvidence(childByField(unparenthesized(item!), "value")!), context));
+      }
+      return numbers && appended > 0;
     }
 
     return {
