@@ -2286,4 +2286,24 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(found.map((f) => `${f.line} ${f.rule}`), ["9 blocking-host-to-device", "13 blocking-host-to-device"]);
     assert.match(found[0].message, /in the loop at line 4 of `sft_data_generator\(\)`, which yields once per iteration to the step loop of `train\(\)` \(line 20\)/);
   });
+
+  it("a file that reaches torch's names through a star import (`from .openaimodel import *`, then `th.Tensor`, `nn.Module`) is PyTorch code (generative-models' video UNet)", () => {
+    const code = py`
+      from typing import Optional
+      from .openaimodel import *
+      class SpatialUNetModelWithTime(nn.Module):
+          def forward(self, x: th.Tensor, timesteps: th.Tensor, context: Optional[th.Tensor] = None):
+              time = str(timesteps[0].data.cpu().numpy())
+              return self.out(x)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["5 host-transfer-in-hot-path"]);
+    // A star import alone says nothing of torch.
+    const plain = py`
+      from .helpers import *
+      class Meter:
+          def forward(self, values):
+              return [v.cpu() for v in values]
+    `;
+    assert.deepStrictEqual(findings(plain), []);
+  });
 });

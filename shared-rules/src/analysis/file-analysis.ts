@@ -125,7 +125,8 @@ function importsTorch(text: string): boolean {
   for (let match = imports.exec(text); match; match = imports.exec(text)) {
     if (!/^\s*from\s+torch\.utils\.tensorboard\s+import\b/.test(match[0])) return true;
   }
-  return false;
+  // `from ...openaimodel import *`, then `th.Tensor`, `nn.Module`: torch's names reached through a star import.
+  return text.includes("import *") && /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(text) && /\b(torch|th)\.[A-Za-z_]|\bnn\.Module\b/.test(text);
 }
 
 interface TextFlags {
