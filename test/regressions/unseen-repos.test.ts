@@ -2306,4 +2306,34 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(plain), []);
   });
+
+  it("a function called through a table of functions (`sample_fn = {\"heun\": sample_heun}[sampler]`, then `sample_fn(denoiser, x, sigmas, **args)`) receives what that call passes (consistency_models' Karras samplers)", () => {
+    const code = py`
+      import torch
+      def get_sigmas_karras(n, sigma_min, sigma_max, device="cpu"):
+          ramp = torch.linspace(0, 1, n)
+          sigmas = (sigma_max + ramp * (sigma_min - sigma_max)) ** 7
+          return torch.cat([sigmas, sigmas.new_zeros([1])]).to(device)
+      def sample_heun(denoiser, x, sigmas, s_tmin=0.0, s_tmax=float("inf")):
+          for i in range(len(sigmas) - 1):
+              gamma = 0.1 if s_tmin <= sigmas[i] <= s_tmax else 0.0
+              denoised = denoiser(x, sigmas[i] * (gamma + 1))
+              x = x + (x - denoised) * (sigmas[i + 1] - sigmas[i])
+          return x
+      def sample_euler(denoiser, x, sigmas):
+          for i in range(len(sigmas) - 1):
+              x = x + denoiser(x, sigmas[i]) * (sigmas[i + 1] - sigmas[i])
+          return x
+      def karras_sample(model, shape, steps, sampler="heun", device=None):
+          sigmas = get_sigmas_karras(steps, 0.002, 80.0, device=device)
+          x_T = torch.randn(*shape, device=device) * 80.0
+          sample_fn = {"heun": sample_heun, "euler": sample_euler}[sampler]
+          sampler_args = dict(s_tmin=0.0, s_tmax=float("inf")) if sampler == "heun" else {}
+          return sample_fn(model, x_T, sigmas, **sampler_args)
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["8 implicit-host-read"]);
+    // Without the table, nothing says where `sigmas` lives.
+    const direct = code.replace('sample_fn = {"heun": sample_heun, "euler": sample_euler}[sampler]', "sample_fn = samplers[sampler]");
+    assert.deepStrictEqual(findings(direct), []);
+  });
 });

@@ -3,7 +3,7 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
@@ -737,7 +737,7 @@ export class HotPaths {
     const found: SyntaxNode[] = [];
     for (const call of this.callSitesOf(fn)) {
       if (contains(fn, call)) continue;
-      const byPosition = index >= 0 && !passesSplat(call) ? positionalArguments(call)[index] : undefined;
+      const byPosition = index >= 0 && !passesListSplat(call) ? positionalArguments(call)[index] : undefined;
       const argument = keywordArgument(call, parameter.name, this.env.text) ?? byPosition;
       if (argument) found.push(argument);
     }
@@ -750,7 +750,7 @@ export class HotPaths {
     if (argument.parent?.type === "keyword_argument" && argument.field === "value") {
       const key = childByField(argument.parent, "name");
       name = key && this.text(key);
-    } else if (argument.parent?.type === "argument_list" && !passesSplat(call)) {
+    } else if (argument.parent?.type === "argument_list" && !passesListSplat(call)) {
       const parameter = positionalParameters(fn)[positionalArguments(call).indexOf(argument) + this.implicitParameters(fn)];
       const nameNode = parameter && parameterName(parameter);
       name = nameNode && this.text(nameNode);
@@ -770,10 +770,52 @@ export class HotPaths {
     const name = this.text(childByField(fn, "name")!);
     const cls = enclosingClassOf(fn);
     const named = this.callSitesNamed(name, cls);
-    if (!cls) return named;
+    if (!cls) {
+      const dispatched = this.dispatchedCallSites(name);
+      return dispatched.length === 0 ? named : [...named, ...dispatched];
+    }
     const onInstances = this.instanceCallSites(cls, name);
     return onInstances.length === 0 ? named : [...named, ...onInstances];
   }
+
+  /**
+   * Calls of function `name` through a table of functions: `sample_fn = {"heun": sample_heun, ...}[sampler]`, then
+   * `sample_fn(denoiser, x_T, sigmas)` in the same function (consistency_models' and k-diffusion's samplers).
+   */
+  private dispatchedCallSites(name: string): SyntaxNode[] {
+    const aliases = this.dispatchTables().get(name);
+    if (!aliases) return NO_CALLS;
+    const found: SyntaxNode[] = [];
+    for (const alias of aliases) {
+      const scope = enclosingFunctionOf(alias);
+      for (const call of this.callSitesNamed(this.text(alias), undefined)) if (call.start > alias.end && enclosingFunctionOf(call) === scope) found.push(call);
+    }
+    return found;
+  }
+
+  /** By function name, the names that tables of functions subscripted at once are bound to (`f = {...: name}[key]`). */
+  private dispatchTables(): Map<string, SyntaxNode[]> {
+    if (this.tables) return this.tables;
+    const tables = new Map<string, SyntaxNode[]>();
+    const text = this.env.text;
+    // Most files have no such table: the text says where the few are, with no walk of the tree.
+    for (const match of text.matchAll(/\}\s*\[/g)) {
+      let dictionary: SyntaxNode | null = nodeAt(this.env.root, match.index!);
+      while (dictionary && dictionary.type !== "dictionary") dictionary = dictionary.parent;
+      const subscript = dictionary?.parent;
+      const assignment = subscript?.type === "subscript" && dictionary!.field === "value" ? subscript.parent : undefined;
+      const alias = assignment?.type === "assignment" && subscript!.field === "right" ? childByField(assignment, "left") : undefined;
+      if (alias?.type !== "identifier") continue;
+      for (const pair of dictionary!.children) {
+        const value = pair.type === "pair" ? childByField(pair, "value") : undefined;
+        if (value?.type !== "identifier") continue;
+        const aliases = tables.get(this.text(value)) ?? tables.set(this.text(value), []).get(this.text(value))!;
+        aliases.push(alias);
+      }
+    }
+    return (this.tables = tables);
+  }
+  private tables: Map<string, SyntaxNode[]> | undefined;
 
   /**
    * Calls of method `name` of `cls` on its instances in this file (`self.decoder = GreedyDecoder(...)`, then
@@ -2338,6 +2380,11 @@ function positionalParameters(fn: SyntaxNode): SyntaxNode[] {
 /** The call passes `*args` or `**kwargs`: its positions say nothing certain. */
 function passesSplat(call: SyntaxNode): boolean {
   return !!childByField(call, "arguments")?.children.some((argument) => argument.type === "list_splat" || argument.type === "dictionary_splat");
+}
+
+/** `f(*args)`: the positions after it are unknown (`**kwargs` shifts no position). */
+function passesListSplat(call: SyntaxNode): boolean {
+  return !!childByField(call, "arguments")?.children.some((argument) => argument.type === "list_splat");
 }
 
 /** `n % d == 0`, `0 == n % d`, `not n % d`. */
