@@ -2336,4 +2336,36 @@ describe("findings on code synclint was not tuned on", () => {
     const direct = code.replace('sample_fn = {"heun": sample_heun, "euler": sample_euler}[sampler]', "sample_fn = samplers[sampler]");
     assert.deepStrictEqual(findings(direct), []);
   });
+
+  it("what a callable of unknown kind makes for a device is a tensor there, a method inherited from a class of the file is found, and a denoiser is a model (generative-models' EDM sampler)", () => {
+    const code = py`
+      import torch
+      class BaseDiffusionSampler:
+          def __init__(self, discretization, num_steps, device="cuda"):
+              self.discretization = discretization
+              self.num_steps = num_steps
+              self.device = device
+          def prepare_sampling_loop(self, x, cond):
+              sigmas = self.discretization(self.num_steps, device=self.device)
+              x = x * torch.sqrt(1.0 + sigmas[0] ** 2.0)
+              return x, sigmas, len(sigmas), cond
+          def denoise(self, x, denoiser, sigma, cond):
+              return denoiser(x, sigma, cond)
+      class EDMSampler(BaseDiffusionSampler):
+          def sampler_step(self, sigma, next_sigma, denoiser, x, cond):
+              denoised = self.denoise(x, denoiser, sigma, cond)
+              return x + (x - denoised) * (next_sigma - sigma)
+          def __call__(self, denoiser, x, cond, s_tmin=0.0, s_tmax=999.0):
+              x, sigmas, num_sigmas, cond = self.prepare_sampling_loop(x, cond)
+              for i in range(num_sigmas - 1):
+                  gamma = 0.5 if s_tmin <= sigmas[i] <= s_tmax else 0.0
+                  x = self.sampler_step(sigmas[i], sigmas[i + 1], denoiser, x, cond)
+              return x
+      def setup(cfg, device):
+          model = build_model(cfg, device=device)
+          engine = make_engine(cfg, device=device)
+          return model, engine
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["20 implicit-host-read"]);
+  });
 });

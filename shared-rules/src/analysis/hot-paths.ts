@@ -1692,8 +1692,9 @@ export class HotPaths {
       return binding?.kind === "function" ? binding.value : undefined;
     }
     if (isSelfAttribute(callee, this.env.text)) {
+      // A method of the class, or one it inherits from a class of this file (`EDMSampler.sampler_step`).
       const cls = enclosingClassOf(call);
-      return cls ? methodOf(cls, this.text(childByField(callee, "attribute")!), this.env.text) : undefined;
+      return cls ? this.env.evidence.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
     }
     return undefined;
   }

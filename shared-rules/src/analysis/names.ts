@@ -4,7 +4,7 @@
  */
 
 /** Variables that usually hold an `nn.Module` (calling one runs a forward pass on its device). */
-export const MODULE_NAME = /^(?!_*(load|get|build|create|make|setup|prepare|instantiate|construct|convert|save|export|download|wrap|unwrap|freeze|print|count)_)(?:(model|net|network|module|backbone|encoder|decoder|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|ddp_model|raw_model|unwrapped_model|ema|ema_model|model_ema|criterion|loss_fn|loss_func|loss_function|lossfn)$|.*(_model|_net|_criterion|_loss_fn)$)/i;
+export const MODULE_NAME = /^(?!_*(load|get|build|create|make|setup|prepare|instantiate|construct|convert|save|export|download|wrap|unwrap|freeze|print|count)_)(?:(model|net|network|module|backbone|encoder|decoder|denoiser|unet|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|ddp_model|raw_model|unwrapped_model|ema|ema_model|model_ema|criterion|loss_fn|loss_func|loss_function|lossfn)$|.*(_model|_net|_unet|_denoiser|_criterion|_loss_fn)$)/i;
 
 /** Iterables that yield training or evaluation batches. */
 export const DATA_ITERABLE_NAME = /(loader|dataloader|dataset|(?<!(num|n|nb|max|min|total)_)batches|data_iter|dataiter|batch_iter|train_data|val_data|valid_data|test_data|eval_data|prefetcher)$|^(loader|dataloader|dataset|batches|data|ds)$|^(train|val|valid|test|eval)_?(loader|ds|set|iter|iterator)$/i;

@@ -159,6 +159,8 @@ function evidence(kind: EvidenceKind, reason: string): Evidence {
  */
 /** The reason `nn.ModuleDict(...)` and `nn.ModuleList(...)` give as modules: their entries and items are modules too. */
 const CONTAINER_ENTRY = "an entry of a container module";
+/** Callables that by name build an object, not a tensor, even when given a device (`build_model(cfg, device=d)`). */
+const MAKES_OBJECT = /^_*(load|build|create|make|get|init|setup|prepare|instantiate|wrap|from_pretrained|compile)(_|$)|model|net|loader|dataset|optimizer|pipeline|tokenizer|trainer|engine|sampler|cache/i;
 const CONTAINER_MODULE = /^an `(ModuleDict|ModuleList|Sequential)` module|an entry of a container module/;
 /** What an `nn.Module` has of its own, not an entry of a container module. */
 const MODULE_METHOD = /^(keys|items|values|get|pop|update|append|extend|insert|to|cuda|cpu|half|float|double|bfloat16|type|train|eval|apply|parameters|buffers|children|modules|named_\w+|state_dict|load_state_dict|zero_grad|requires_grad_|register_\w+|training)$/;
@@ -524,11 +526,31 @@ export class TensorEvidence {
   private returnedTuple(raw: SyntaxNode): SyntaxNode | undefined {
     const call = unparenthesized(raw);
     const callee = call.type === "call" ? childByField(call, "function") : undefined;
-    if (callee?.type !== "identifier") return undefined;
-    const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
-    if (binding?.kind !== "function" || !binding.value) return undefined;
-    if (!this.tupleMemo.has(binding.value)) this.tupleMemo.set(binding.value, soleTupleReturned(binding.value));
-    return this.tupleMemo.get(binding.value);
+    let fn: SyntaxNode | undefined;
+    if (callee?.type === "identifier") {
+      const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+      if (binding?.kind === "function") fn = binding.value;
+    } else if (callee?.type === "attribute" && this.text(childByField(callee, "object")!) === "self") {
+      // `x, s_in, sigmas = self.prepare_sampling_loop(x, cond)`: a method of the same class.
+      const cls = enclosingClass(call);
+      fn = cls ? this.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
+    }
+    if (!fn) return undefined;
+    if (!this.tupleMemo.has(fn)) this.tupleMemo.set(fn, soleTupleReturned(fn));
+    return this.tupleMemo.get(fn);
+  }
+
+  /** The method `name` of `cls`, or of the classes of this file it inherits from (`EulerEDMSampler(EDMSampler)`). */
+  inheritedMethod(cls: SyntaxNode, name: string, depth = 0): SyntaxNode | undefined {
+    const own = this.env.classes.get(cls)?.methods.get(name);
+    if (own || depth > 4) return own;
+    for (const base of childByField(cls, "superclasses")?.children ?? []) {
+      if (base.type !== "identifier") continue;
+      const binding = resolveBinding(this.text(base), base.start, scopeOf(base, this.env.scopes));
+      const found = binding?.kind === "class" && binding.value ? this.inheritedMethod(binding.value, name, depth + 1) : undefined;
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** Evidence of `value` unpacked along `path` (`a, (b, c) = value`). */
@@ -537,10 +559,19 @@ export class TensorEvidence {
     let index = 0;
     while (index < path.length) {
       // `preds, refs = accelerator.gather_for_metrics((preds, batch["labels"]))`: each name gets its own, gathered.
-      const gathered = gatheredArgument(node, this.env.text) ?? this.returnedTuple(node);
+      const gathered = gatheredArgument(node, this.env.text);
       if (gathered) {
         node = unparenthesized(gathered);
         continue;
+      }
+      // `logits, _ = self.forward(x)`: what the function returns in that place, or else what its call is.
+      const returned = this.returnedTuple(node);
+      if (returned) {
+        const element = this.unpack(returned, path.slice(index));
+        if (element.kind !== "unknown") return element;
+        let whole = this.of(node);
+        for (let i = index; i < path.length; i++) whole = elementEvidence(whole);
+        return whole;
       }
       if (node.type !== "tuple" && node.type !== "list" && node.type !== "expression_list") break;
       const element = node.children[path[index]];
@@ -734,13 +765,28 @@ export class TensorEvidence {
     // `self.tokenizer(captions, return_tensors="pt")`: token ids made on the host; `Tokenizer(path)` builds the tokenizer.
     if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))) && !/^_*[A-Z]/.test(lastName(this.text(fn))))
       return evidence("cpu", `the output of a tokenizer, \`${this.text(fn)}(...)\`, in host memory`);
-    if (fn.type === "attribute") return this.ofMethodCall(node, fn);
+    if (fn.type === "attribute") {
+      const result = this.ofMethodCall(node, fn);
+      return result.kind === "unknown" ? this.madeOnDevice(node, fn) : result;
+    }
     const callee = this.of(fn);
     if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
     // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
-    return UNKNOWN;
+    return this.madeOnDevice(node, fn);
+  }
+
+  /**
+   * `sigmas = self.discretization(n, device=self.device)`: what a callable of unknown kind makes for the device it
+   * is given is a tensor there (a schedule, a mask, noise), unless its name says it builds a model or a loader.
+   */
+  private madeOnDevice(node: SyntaxNode, fn: SyntaxNode): Evidence {
+    const device = keywordArgument(node, "device", this.env.text);
+    if (!device || this.deviceOf(device) === "cpu") return UNKNOWN;
+    const name = lastName(this.text(fn));
+    if (/^_*[A-Z]/.test(name) || MODULE_NAME.test(name) || DATA_ITERABLE_NAME.test(name) || MAKES_OBJECT.test(name)) return UNKNOWN;
+    return evidence("tensor", `made by \`${this.text(fn)}(..., device=${this.text(device)})\` for that device`);
   }
 
   private ofNamedCall(node: SyntaxNode, fn: SyntaxNode, qualified: string): Evidence | undefined {
