@@ -364,7 +364,7 @@ ruleTester.run("item-in-hot-path", {
       errors: [{ line: 6, messageIncludes: ["`counts.sum().item()`", "step loop of `train()` (line 4)"] }],
     },
     {
-      name: "`Tokenizer(path)` builds a tokenizer, not token ids on the host: what its `encode(..., device=device)` returns may be on the GPU",
+      name: "`Tokenizer(path)` builds a tokenizer, not token ids on the host: what its `encode(..., device=device)` returns is a tensor made for that device",
       code: py`
         import torch
         from litgpt import Tokenizer
@@ -375,7 +375,7 @@ ruleTester.run("item-in-hot-path", {
                 logits = model(ids)
                 print(ids.sum().item(), logits.shape)
       `,
-      errors: [{ line: 8, messageIncludes: ["`ids.sum().item()`", "if `ids.sum()` is a CUDA tensor"] }],
+      errors: [{ line: 8, messageIncludes: ["`ids.sum().item()`", "if `ids.sum()` is on a GPU"] }],
     },
     {
       name: "a loader that Fabric set up reaches the training function as a parameter, and is cycled over: its batches are on the device",
