@@ -2368,4 +2368,23 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["20 implicit-host-read"]);
   });
+
+  it("a function passed to a loop of model steps (`sample_fn(model_fn, shape, cond_fn=cond_fn)` with `sample_fn = diffusion.p_sample_loop if ... else diffusion.ddim_sample_loop`) runs on every sampling step (guided-diffusion's classifier guidance)", () => {
+    const code = py`
+      import torch as th
+      import torch.nn.functional as F
+      def main(args, model, classifier, diffusion):
+          def cond_fn(x, t, y=None):
+              logits = classifier(x, t)
+              log_probs = F.log_softmax(logits, dim=-1)
+              selected = log_probs[range(len(logits)), y.view(-1)]
+              return selected.sum()
+          def show(x):
+              return x.cpu()
+          sample_fn = diffusion.p_sample_loop if not args.use_ddim else diffusion.ddim_sample_loop
+          sample = sample_fn(model, (4, 3, 64, 64), cond_fn=cond_fn)
+          pictures = list(map(show, [sample]))
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 host-index"]);
+  });
 });

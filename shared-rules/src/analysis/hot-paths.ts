@@ -595,11 +595,43 @@ export class HotPaths {
     // the model would, through objects the analysis cannot follow (guided-diffusion's timestep respacing).
     if (cls && name === "__call__" && calls.length === 0 && this.runsWrappedModel(fn))
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: `${label} runs the model it wraps, so it runs as often as the model's forward pass`, gpuCaller: true };
+    // `cond_fn` given to `diffusion.p_sample_loop(model_fn, shape, cond_fn=cond_fn)`: called on every sampling step.
+    const loopCall = calls.length === 0 ? this.passedToLoopFunction(fn, name) : undefined;
+    if (loopCall)
+      return { hot: true, where: `in ${label}, which \`${loopCall}(...)\` calls`, frequency: "on every sampling step", reason: `${label} is passed to \`${loopCall}\`, a function that runs a loop of model steps and calls it on each`, gpuCaller: true };
     // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
     // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).
     if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls a model's \`${name}\` once per batch by convention` };
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
+  }
+
+  /**
+   * The name of the loop function (`p_sample_loop`, `ddim_sample_loop`) that a call in `fn`'s own scope passes `fn`
+   * to, directly or through a name bound to one (`sample_fn = diffusion.p_sample_loop if ... else ...`).
+   */
+  private passedToLoopFunction(fn: SyntaxNode, name: string): string | undefined {
+    if (!this.env.text.includes("_loop")) return undefined;
+    const scope = enclosingFunctionOf(fn) ?? this.env.root;
+    let found: string | undefined;
+    this.someNode(scope, (node) => {
+      if (node.type !== "call") return false;
+      const passes = childByField(node, "arguments")?.children.some((argument) => {
+        const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+        return value?.type === "identifier" && this.text(value) === name;
+      });
+      const callee = passes ? childByField(node, "function") : undefined;
+      if (!callee) return false;
+      let loopName = LOOP_FUNCTION_NAME.test(lastName(this.text(callee))) ? this.text(callee) : undefined;
+      if (!loopName && callee.type === "identifier") {
+        const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+        const value = binding?.kind === "assign" ? binding.value : undefined;
+        loopName = value && /\w+_loop\b/.exec(this.text(value))?.[0];
+      }
+      found = loopName;
+      return !!found;
+    });
+    return found;
   }
 
   /** A method that calls a model kept on the object (`self.model(x, t)`), returning or using its output. */
