@@ -2387,4 +2387,26 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["7 host-index"]);
   });
+
+  it("a trainer module whose `forward` holds the training loop runs `forward` once per run: only its loop is per step (byol-pytorch's BYOLTrainer)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class BYOLTrainer(nn.Module):
+          def __init__(self, byol, optimizer, dataloader, num_train_steps):
+              super().__init__()
+              self.byol, self.optimizer, self.dataloader = byol, optimizer, dataloader
+              self.num_train_steps = num_train_steps
+              self.register_buffer("step", torch.tensor(0))
+          def forward(self):
+              step = self.step.item()
+              for _ in range(self.num_train_steps):
+                  images = next(self.dataloader)
+                  loss = self.byol(images)
+                  loss.backward()
+                  self.optimizer.step()
+                  print(f"loss {loss.item():.3f}")
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["16 item-in-hot-path"]);
+  });
 });

@@ -4,6 +4,19 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a tensor of zero elements by its size (`torch.empty(0).to(x.device)`, DINO's multi-crop wrapper) has nothing to copy",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class MultiCropWrapper(nn.Module):
+            def forward(self, x):
+                output = torch.empty(0).to(x[0].device)
+                for crop in x:
+                    output = torch.cat((output, self.backbone(crop)))
+                return output
+      `,
+    },
+    {
       name: "a loop that only gathers a few examples from the loader (`if len(images) >= n: break`) is no step loop",
       code: py`
         import torch

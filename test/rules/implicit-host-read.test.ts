@@ -4,6 +4,16 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "`max(probs, key=probs.get)` compares a dict's values: `probs` has `.get`, so it is no tensor (whisper's language detection)",
+      code: py`
+        import torch
+        def detect(model, mels):
+            for mel in mels:
+                _, probs = model.detect_language(mel.cuda(non_blocking=True))
+                language = max(probs, key=probs.get)
+      `,
+    },
+    {
       name: "sizes that are Python integers (a shape, a count), a helper of `torch.nn` that makes tuples, and a size tensor of unknown device",
       code: py`
         import torch

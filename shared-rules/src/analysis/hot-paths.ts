@@ -523,7 +523,8 @@ export class HotPaths {
       return { hot: true, where: `in the compiled function ${label}`, frequency: "on every call", reason: `${label} is compiled with \`torch.compile\``, compiled: "torch.compile" };
     // TorchScript runs each op as eager code would: a sync waits the same, and breaks no graph.
     if (compiledBy) return { hot: true, where: `in the scripted function ${label}`, frequency: "on every call", reason: `${label} is compiled with TorchScript, for code that runs often` };
-    if (cls && name === "forward")
+    // Not a trainer's `forward` that holds the training loop itself (`for _ in range(self.num_train_steps):`).
+    if (cls && name === "forward" && !this.hasStepLoop(fn))
       return { hot: true, where: `in ${label}`, frequency: "on every forward pass", reason: "`forward` runs once per step (and once per token when decoding)" };
     // `generate()` calls each logits processor and stopping criterion once per generated token.
     if (cls && name === "__call__" && GENERATION_CALLBACK.test(this.text(childByField(cls, "superclasses") ?? cls.children[0])))

@@ -109,7 +109,10 @@ export const blockingHostToDevice: Rule = {
     function isEmptyData(raw: SyntaxNode): boolean {
       let node = unparenthesized(raw);
       for (let call = methodCall(node, context); call && CAST_METHOD.test(call.method); call = methodCall(node, context)) node = unparenthesized(call.receiver);
-      if (node.type !== "call" || !/^torch\.(tensor|as_tensor|Tensor|(Float|Long|Int|Bool)Tensor)$/.test(calleeName(node, context) ?? "")) return false;
+      if (node.type !== "call") return false;
+      // `torch.empty(0)`, `torch.zeros(0, 4)`: a size of zero elements.
+      if (/^torch\.(empty|zeros|ones)$/.test(calleeName(node, context) ?? "")) return positional(node).some((size) => context.text(size) === "0");
+      if (!/^torch\.(tensor|as_tensor|Tensor|(Float|Long|Int|Bool)Tensor)$/.test(calleeName(node, context) ?? "")) return false;
       const [data, ...rest] = positional(node);
       const literal = data && unparenthesized(data);
       return !!literal && rest.length === 0 && (literal.type === "list" || literal.type === "tuple") && literal.children.length === 0;

@@ -3,7 +3,7 @@ import { SyntaxNode, childByField } from "../syntax";
 import { truthReads } from "../fixes/facts";
 import { safeFixes } from "../fixes/edits";
 import { clampFix, conditionSelectFixes } from "../fixes/value-select";
-import { argumentList, calleeName, gpuAssumption, isTensorEvidence, positional, shortText } from "./support";
+import { argumentList, calleeName, gpuAssumption, isTensorEvidence, keyword, positional, shortText } from "./support";
 
 const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
 /** `math` functions that take a C double: they convert a tensor argument with `__float__`. */
@@ -188,6 +188,10 @@ export const implicitHostRead: Rule = {
           return;
         }
         if ((name === "max" || name === "min") && args.length >= 1) {
+          // `max(probs, key=probs.get)`: the key is a dict's lookup, so what is compared is the dict's values, and
+          // `probs` is a dict (a tensor has no `.get`).
+          const key = keyword(node, "key", context);
+          if (key && /\.get$/.test(context.text(key))) return;
           const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorArgument) reportValue(node, tensorArgument, "compare", () => clampFix(tensorArgument, tensorArgument, false, context));
         }
