@@ -612,28 +612,40 @@ export class HotPaths {
    * to, directly or through a name bound to one (`sample_fn = diffusion.p_sample_loop if ... else ...`).
    */
   private passedToLoopFunction(fn: SyntaxNode, name: string): string | undefined {
-    if (!this.env.text.includes("_loop")) return undefined;
-    const scope = enclosingFunctionOf(fn) ?? this.env.root;
-    let found: string | undefined;
-    this.someNode(scope, (node) => {
-      if (node.type !== "call") return false;
-      const passes = childByField(node, "arguments")?.children.some((argument) => {
-        const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
-        return value?.type === "identifier" && this.text(value) === name;
-      });
-      const callee = passes ? childByField(node, "function") : undefined;
-      if (!callee) return false;
-      let loopName = LOOP_FUNCTION_NAME.test(lastName(this.text(callee))) ? this.text(callee) : undefined;
-      if (!loopName && callee.type === "identifier") {
-        const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
-        const value = binding?.kind === "assign" ? binding.value : undefined;
-        loopName = value && /\w+_loop\b/.exec(this.text(value))?.[0];
-      }
-      found = loopName;
-      return !!found;
-    });
-    return found;
+    const scope = enclosingFunctionOf(fn);
+    return this.loopCallbacks().find((callback) => callback.name === name && enclosingFunctionOf(callback.call) === scope)?.loopName;
   }
+
+  /** The names that calls of loop functions are given as arguments, found from where the text says `_loop`. */
+  private loopCallbacks(): { name: string; call: SyntaxNode; loopName: string }[] {
+    if (this.callbacks) return this.callbacks;
+    const found: { name: string; call: SyntaxNode; loopName: string }[] = [];
+    const record = (call: SyntaxNode, loopName: string) => {
+      for (const argument of childByField(call, "arguments")?.children ?? []) {
+        const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+        if (value?.type === "identifier") found.push({ name: this.text(value), call, loopName });
+      }
+    };
+    const text = this.env.text;
+    for (let at = text.indexOf("_loop"); at >= 0; at = text.indexOf("_loop", at + 5)) {
+      let node: SyntaxNode = nodeAt(this.env.root, at);
+      if (node.type !== "identifier" || node.end !== at + 5) continue;
+      const loopName = this.text(node);
+      if (node.parent?.type === "attribute" && node.field === "attribute") node = node.parent;
+      if (node.parent?.type === "call" && node.field === "function") {
+        record(node.parent, loopName);
+        continue;
+      }
+      // `sample_fn = diffusion.p_sample_loop if not args.use_ddim else diffusion.ddim_sample_loop`, then `sample_fn(...)`.
+      let assignment: SyntaxNode | null = node.parent;
+      while (assignment && assignment.type !== "assignment" && !/statement$|definition$|^block$/.test(assignment.type)) assignment = assignment.parent;
+      const alias = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+      if (alias?.type !== "identifier" || !contains(childByField(assignment!, "right") ?? alias, node)) continue;
+      for (const call of this.callSitesNamed(this.text(alias), undefined)) if (enclosingFunctionOf(call) === enclosingFunctionOf(assignment!)) record(call, loopName);
+    }
+    return (this.callbacks = found);
+  }
+  private callbacks: { name: string; call: SyntaxNode; loopName: string }[] | undefined;
 
   /** A method that calls a model kept on the object (`self.model(x, t)`), returning or using its output. */
   private runsWrappedModel(fn: SyntaxNode): boolean {
