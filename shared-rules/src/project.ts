@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import type { HotEntries, HotEntry, LoaderFactory, ModuleLinks, UnreferencedClass } from "./analysis/cross-file";
+import { agreedKinds, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
 
 /** How many files deep a chain of hot calls is followed. */
@@ -137,9 +137,10 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const known = entries.get(name) as HotEntry | undefined;
       if (known) {
         // Another hot caller: what the first passes no longer tells what the function receives.
-        const { arguments: _passed, tensorFree: _tensorFree, ...rest } = known;
+        const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, ...rest } = known;
         const tensorFree = known.tensorFree && !call.tensors;
-        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}) });
+        const argumentKinds = agreedKinds(known.argumentKinds, call.argumentKinds);
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}) });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -151,6 +152,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         gpu: call.gpu,
         ...(call.repeated ? {} : { arguments: call.arguments }),
         ...(call.tensors ? {} : { tensorFree: true }),
+        ...(call.argumentKinds ? { argumentKinds: call.argumentKinds } : {}),
       });
     }
   }

@@ -670,6 +670,77 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(lintSource(result("meldataset.py").source.text, { filePath: at("meldataset.py") }).findings, []);
     });
 
+    it("what the one hot caller in another file passes in host memory (`labels=labels.cpu()`, a `.numpy()` array) is host data in the callee; what it passes on the GPU still syncs there (SlowFast's wrong-prediction visualizer)", async () => {
+      const result = await lintInMemory({
+        "tools/vis.py": py`
+          import torch
+          from vislib.prediction import WrongPredictionVis
+
+
+          def run(model, loader, cfg):
+              vis = WrongPredictionVis(cfg)
+              for inputs, labels in loader:
+                  if cfg.NUM_GPUS:
+                      inputs = inputs.cuda(non_blocking=True)
+                      labels = labels.cuda(non_blocking=True)
+                  preds = model(inputs)
+                  if cfg.NUM_GPUS:
+                      labels = labels.cpu()
+                      preds = preds.cpu()
+                  vis.visualize(preds.detach().clone(), labels=labels, scores=preds.numpy())
+                  vis.visualize_gpu(model(inputs))
+        `,
+        "vislib/prediction.py": py`
+          import torch
+
+
+          class WrongPredictionVis:
+              def visualize(self, preds, labels, scores):
+                  mask = preds.argmax(-1) != labels
+                  for index in torch.squeeze(mask.nonzero(), dim=-1):
+                      print(f"{index}: {scores[index]}")
+                  return preds.max().item()
+
+              def visualize_gpu(self, preds):
+                  return preds.max().item()
+        `,
+      });
+      assert.deepStrictEqual(result("vislib/prediction.py").findings.map((finding) => [finding.line, finding.rule]), [[12, "item-in-hot-path"]]);
+      assert.deepStrictEqual(result("tools/vis.py").findings.map((finding) => [finding.line, finding.rule]), [[13, "host-transfer-in-hot-path"], [14, "host-transfer-in-hot-path"]]);
+    });
+
+    it("what every hot call from another file passes on the GPU (`compute_loss(pred, targets.to(device))`) is a GPU tensor in the callee, so its boolean masks read the GPU; host data passed there reads nothing (YOLOv7's OTA loss)", async () => {
+      const loss = py`
+        import torch
+
+
+        class ComputeLoss:
+            def __call__(self, p, targets):
+                total = 0
+                for batch_index in range(p.shape[0]):
+                    this_target = targets[targets[:, 0] == batch_index]
+                    total = total + (p[batch_index] * len(this_target)).sum()
+                return total
+      `;
+      const train = (argument: string) => py`
+        import torch
+        from utils.loss import ComputeLoss
+
+
+        def train(model, loader, optimizer, device):
+            compute_loss = ComputeLoss()
+            for imgs, targets in loader:
+                pred = model(imgs.to(device, non_blocking=True))
+                loss = compute_loss(pred, ${argument})
+                loss.backward()
+                optimizer.step()
+      `;
+      const onGpu = await lintInMemory({ "train.py": train("targets.to(device, non_blocking=True)"), "utils/loss.py": loss });
+      assert.deepStrictEqual(onGpu("utils/loss.py").findings.map((finding) => [finding.line, finding.rule]), [[8, "data-dependent-shape"]]);
+      const onHost = await lintInMemory({ "train.py": train("targets"), "utils/loss.py": loss });
+      assert.deepStrictEqual(onHost("utils/loss.py").findings, []);
+    });
+
     it("keeps a local caller's context before another file's, and a file's analysis without entries unchanged", () => {
       const code = py`
         import torch

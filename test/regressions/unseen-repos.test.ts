@@ -2409,4 +2409,163 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["16 item-in-hot-path"]);
   });
+
+  it("detectron2's all_gather over a gloo group works on host tensors: `torch.device(\"cpu\" if backend == \"gloo\" else \"cuda\")`, lists of tensors made like another, and loops over one item per rank (SlowFast's and DETR's copies)", () => {
+    const code = py`
+      import pickle
+      import torch
+      import torch.distributed as dist
+      def _serialize_to_tensor(data, group):
+          backend = dist.get_backend(group)
+          device = torch.device("cpu" if backend == "gloo" else "cuda")
+          storage = torch.ByteStorage.from_buffer(pickle.dumps(data))
+          return torch.ByteTensor(storage).to(device=device)
+      def _pad_to_largest_tensor(tensor, group):
+          local_size = torch.tensor([tensor.numel()], dtype=torch.int64, device=tensor.device)
+          size_list = [torch.zeros([1], dtype=torch.int64, device=tensor.device) for _ in range(4)]
+          dist.all_gather(size_list, local_size, group=group)
+          return [int(size.item()) for size in size_list], tensor
+      def all_gather(data, group=None):
+          tensor = _serialize_to_tensor(data, group)
+          size_list, tensor = _pad_to_largest_tensor(tensor, group)
+          tensor_list = [torch.empty((max(size_list),), dtype=torch.uint8, device=tensor.device) for _ in size_list]
+          dist.all_gather(tensor_list, tensor, group=group)
+          return [pickle.loads(t.cpu().numpy().tobytes()[:size]) for size, t in zip(size_list, tensor_list)]
+      def nccl_gather(tensor):
+          world_size = dist.get_world_size()
+          sizes = [torch.tensor([0], device="cuda") for _ in range(world_size)]
+          dist.all_gather(sizes, torch.tensor([tensor.numel()], device="cuda"))
+          return [int(size.item()) for size in sizes]
+      def train(model, loader, optimizer):
+          for x in loader:
+              loss = model(x.cuda(non_blocking=True)).sum()
+              loss.backward()
+              optimizer.step()
+              all_gather(loss.detach())
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    // Were the backend NCCL, the buffer would be copied to the GPU once per call.
+    assert.deepStrictEqual(findings(code.replace('"gloo"', '"nccl"')).map((f) => `${f.line} ${f.rule}`), ["8 blocking-host-to-device", "10 blocking-host-to-device", "13 item-in-hot-path", "19 host-transfer-in-hot-path"]);
+  });
+
+  it("`forward` inputs named like epochs (`epoch_exact`) or flags without a default (`return_all`) are Python values (SlowFast's contrastive model and multi-scale head)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Head(nn.Module):
+          def forward(self, block_outputs, output_masks, return_all, epoch_exact):
+              outputs = []
+              for index, x in enumerate(block_outputs):
+                  if epoch_exact >= 15.0:
+                      x = x * 2
+                  if not return_all:
+                      x = x[:, 1:]
+                  outputs.append(x)
+              return outputs
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    assert.deepStrictEqual(findings(code.replace("return_all, epoch_exact", "keep, ratio").replace("return_all", "keep").replace("epoch_exact >=", "ratio >=")).map((f) => `${f.line} ${f.rule}`), ["7 implicit-host-read", "9 implicit-host-read"]);
+  });
+
+  it("a value moved to the host under a test that holds only with a GPU (`if cfg.NUM_GPUS:`, `if torch.cuda.is_available():`) is on the host after it: without a GPU it was there all along", () => {
+    const code = py`
+      import torch
+      def evaluate(model, loader, cfg, meter):
+          for inputs, labels in loader:
+              if cfg.NUM_GPUS:
+                  inputs = inputs.cuda(non_blocking=True)
+              preds = model(inputs)
+              if cfg.NUM_GPUS:
+                  preds = preds.cpu()
+              if torch.cuda.is_available():
+                  labels = labels.cpu()
+              meter.update(preds.argmax(-1).tolist(), labels.tolist())
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["8 host-transfer-in-hot-path"]);
+    // Under another test the value may still be on the GPU after the `if`.
+    assert.deepStrictEqual(findings(code.replace("if cfg.NUM_GPUS:\n            preds", "if cfg.SAVE:\n            preds")).map((f) => `${f.line} ${f.rule}`), ["8 host-transfer-in-hot-path", "11 host-transfer-in-hot-path"]);
+  });
+
+  it("`for module in self.input_blocks: h = module(h, emb)` runs the layers of one forward pass, whatever the entry is called: `forward` stays per pass, and what it calls too (latent-diffusion's UNet and its timestep embedding)", () => {
+    const code = py`
+      import math
+      import torch
+      import torch.nn as nn
+      def timestep_embedding(timesteps, dim, max_period=10000):
+          half = dim // 2
+          freqs = torch.exp(-math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half).to(device=timesteps.device)
+          args = timesteps[:, None].float() * freqs[None]
+          return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+      class UNetModel(nn.Module):
+          def __init__(self, channels):
+              super().__init__()
+              self.channels = channels
+              self.input_blocks = nn.ModuleList([nn.Conv2d(3, channels, 3)])
+              self.input_blocks.append(nn.Conv2d(channels, channels, 3))
+          def forward(self, x, timesteps):
+              emb = timestep_embedding(timesteps, self.channels)
+              h = x
+              for module in self.input_blocks:
+                  h = module(h) + emb[:, :, None, None]
+              return h
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["6 blocking-host-to-device"]);
+  });
+
+  it("a tensor made from a sequence without `device=` (`torch.tensor(im0.shape)`) is on the host through arithmetic with values of unknown kind: it is never 0-dim, so never mixed with a GPU tensor (YOLOv7's label writer)", () => {
+    const code = py`
+      import torch
+      from utils.general import xyxy2xywh
+      def detect(model, dataset):
+          for path, img, im0 in dataset:
+              pred = model(img.cuda(non_blocking=True))
+              gn = torch.tensor(im0.shape)[[1, 0, 1, 0]]
+              for *xyxy, conf, cls in reversed(pred):
+                  xywh = (xyxy2xywh(torch.tensor(xyxy).view(1, 4)) / gn).view(-1).tolist()
+    `;
+    assert.deepStrictEqual(findings(code, "host-transfer-in-hot-path"), []);
+    // `torch.tensor(3.0)` is 0-dim, and a 0-dim CPU tensor mixes with a GPU tensor: the result may be on the GPU.
+    assert.deepStrictEqual(findings(code.replace("torch.tensor(im0.shape)[[1, 0, 1, 0]]", "torch.tensor(im0.scale)"), "host-transfer-in-hot-path").map((f) => f.line), [8]);
+  });
+
+  it("`if \"loss_ota\" not in hyp or hyp[\"loss_ota\"] == 1:` reads a setting with its default on every step; `if \"step\" not in state: state[\"step\"] = 0` fills what it tests, once (YOLOv7's loss choice)", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, hyp, compute_loss_ota, state):
+          for imgs, targets in loader:
+              pred = model(imgs.cuda(non_blocking=True))
+              if "loss_ota" not in hyp or hyp["loss_ota"] == 1:
+                  loss = compute_loss_ota(pred, targets.cuda(non_blocking=True))
+                  print(loss.item())
+              if "step" not in state or state["step"] is None:
+                  state["step"] = torch.zeros(1, device="cuda")
+                  print(state["step"].item())
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [7]);
+  });
+
+  it("a branch under `and` never runs when one operand never holds (`merge = False` ... `if merge and n < 3000:`), nor one testing a parameter left at an empty default (`labels=()`; YOLOv7's NMS)", () => {
+    const code = py`
+      import torch
+      def non_max_suppression(prediction, conf_thres=0.25, labels=()):
+          merge = False
+          output = []
+          for xi, x in enumerate(prediction):
+              x = x[x[:, 4] > conf_thres]
+              if labels and len(labels[xi]):
+                  x = x[x[:, 6] > len(labels[xi])]
+              n = x.shape[0]
+              if merge and (1 < n < 3000):
+                  x = x[x[:, 5] > 0.5]
+              output.append(x)
+          return output
+      def detect(model, loader):
+          for img in loader:
+              pred = non_max_suppression(model(img.cuda(non_blocking=True)), 0.3)
+    `;
+    assert.deepStrictEqual(findings(code, "data-dependent-shape").map((f) => f.line), [6]);
+    assert.deepStrictEqual(findings(code.replace("merge = False", "merge = True").replace("labels=()", "labels=(1,)"), "data-dependent-shape").map((f) => f.line), [6, 8, 11]);
+  });
 });

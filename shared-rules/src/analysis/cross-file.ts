@@ -26,7 +26,15 @@ export interface HotEntry {
   arguments?: PassedArguments;
   /** No hot caller passes anything that may be a tensor (every argument a number, a string, an array...). */
   tensorFree?: boolean;
+  /** Where what every hot caller passes lives, where they agree (`argumentKindsOf`). */
+  argumentKinds?: ArgumentKinds;
 }
+
+/** Where a value passed to a function lives, when the caller knows: in host memory, or on the GPU. */
+export type ArgumentKind = "cpu" | "numpy" | "batch" | "gpu";
+
+/** Argument kinds by keyword name or positional index ("0", "1"): what the callee cannot see of its callers' values. */
+export type ArgumentKinds = Readonly<Record<string, ArgumentKind>>;
 
 /** A class of the file that nothing else in the project names (`class-names.ts`): its methods are not known to run. */
 export interface UnreferencedClass {
@@ -57,6 +65,8 @@ export interface ProjectCall {
   gpu: boolean;
   /** What the call passes (`passedArguments`). */
   arguments: PassedArguments;
+  /** Where the arguments of every hot call of the callee in this file live, where they agree. */
+  argumentKinds?: ArgumentKinds;
   /** This file calls the callee from a hot path more than once. */
   repeated?: boolean;
   /** Some hot call of the callee in this file passes something that may be a tensor. */
@@ -174,8 +184,12 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     if (known) {
       known.repeated = true;
       known.tensors ||= passesTensors(call, analysis);
+      const kinds = agreedKinds(known.argumentKinds, argumentKindsOf(call, analysis));
+      if (kinds) known.argumentKinds = kinds;
+      else delete known.argumentKinds;
       return;
     }
+    const argumentKinds = argumentKindsOf(call, analysis);
     byTarget.set(target, {
       target,
       line: analysis.source.position(call.start).line + 1,
@@ -185,6 +199,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       ...(site.compiled ? { compiled: site.compiled } : {}),
       gpu: analysis.assumesGpu(call),
       arguments: passedArguments(call, text),
+      ...(argumentKinds ? { argumentKinds } : {}),
       tensors: passesTensors(call, analysis),
       ...(read ? { read } : {}),
     });
@@ -332,6 +347,31 @@ function passesTensors(call: SyntaxNode, analysis: FileAnalysis): boolean {
     if (!value || !NOT_TENSORS.has(analysis.tensorEvidence(value).kind)) return true;
   }
   return false;
+}
+
+const ARGUMENT_KINDS = new Set(["cpu", "numpy", "batch", "gpu"]);
+
+/** Where the arguments of `call` live, by keyword name or positional index, where its file knows; none past a splat. */
+function argumentKindsOf(call: SyntaxNode, analysis: FileAnalysis): ArgumentKinds | undefined {
+  const kinds: Record<string, ArgumentKind> = {};
+  let position = 0;
+  for (const argument of childByField(call, "arguments")?.children ?? []) {
+    if (argument.type === "list_splat" || argument.type === "dictionary_splat") break;
+    const keyword = argument.type === "keyword_argument" ? childByField(argument, "name") : undefined;
+    const value = argument.type === "keyword_argument" ? childByField(argument, "value") : argument;
+    const key = keyword ? analysis.text(keyword) : String(position++);
+    const kind = value ? analysis.tensorEvidence(value).kind : "unknown";
+    if (ARGUMENT_KINDS.has(kind)) kinds[key] = kind as ArgumentKind;
+  }
+  return Object.keys(kinds).length > 0 ? kinds : undefined;
+}
+
+/** The argument kinds two sets of calls agree on, if any. */
+export function agreedKinds(a: ArgumentKinds | undefined, b: ArgumentKinds | undefined): ArgumentKinds | undefined {
+  if (!a || !b) return undefined;
+  const agreed: Record<string, ArgumentKind> = {};
+  for (const key of Object.keys(a)) if (b[key] === a[key]) agreed[key] = a[key];
+  return Object.keys(agreed).length > 0 ? agreed : undefined;
 }
 
 /** The call whose callee is `name` or `name.a.b`, and the attribute path after the name (`.a.b`). */

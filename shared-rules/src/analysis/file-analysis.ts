@@ -58,6 +58,7 @@ export class FileAnalysis {
     environment.leftAtDefault = (parameter) => this.hotPaths.callsLeaveDefault(parameter);
     environment.passedByEveryCall = (parameter) => this.hotPaths.argumentsOfEveryCall(parameter);
     environment.replacesForward = (fn) => this.hotPaths.replacesForward(fn);
+    environment.argumentKindFromOtherFile = (parameter) => this.hotPaths.argumentKindFromOtherFile(parameter);
   }
 
   text(node: SyntaxNode): string {

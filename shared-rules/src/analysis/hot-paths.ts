@@ -6,10 +6,10 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
 import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
-import { HotEntries, HotEntry, importableName } from "./cross-file";
+import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
 import { InstanceCall, InstanceSource, isProperty, methodCallsOn } from "./instances";
 
 export type LoopKind = "step" | "epoch" | "other";
@@ -318,6 +318,9 @@ export class HotPaths {
     const overWeights = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesWeights(loopIterable(event.loop), 0));
     if (overWeights)
       return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
+    const overRanks = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesRanks(loopIterable(event.loop), 0));
+    if (overRanks)
+      return this.cold(owner, `its loop at line ${this.line(overRanks.loop)} goes over the processes of a distributed group, one item per rank: it runs once per gather, not per step`);
     if (this.runsAtConstruction(fn))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs while an object is built (in \`__init__\`, or a function only \`__init__\` calls), not per step`);
     // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
@@ -754,6 +757,21 @@ export class HotPaths {
     return calls.length > 0 && passed.length === calls.length ? passed : undefined;
   }
 
+  /**
+   * Where the values that every hot call from another file passes for `parameter` live, when they all agree and
+   * the file does not call the function itself: `visualizer.draw(labels=labels.cpu())` in a training script
+   * passes host data; `compute_loss(pred, targets.to(device))` a GPU tensor.
+   */
+  argumentKindFromOtherFile(parameter: Binding): ArgumentKind | undefined {
+    const fn = parameter.node.parent?.parent;
+    if (parameter.kind !== "parameter" || fn?.type !== "function_definition") return undefined;
+    const kinds = this.crossFileEntry(fn)?.argumentKinds;
+    if (!kinds || this.callsFromOutside(fn).length > 0) return undefined;
+    if (Object.prototype.hasOwnProperty.call(kinds, parameter.name)) return kinds[parameter.name];
+    const index = positionalParameters(fn).indexOf(parameter.node) - this.implicitParameters(fn);
+    return index >= 0 && Object.prototype.hasOwnProperty.call(kinds, String(index)) ? kinds[String(index)] : undefined;
+  }
+
   private calledFromOtherFiles(parameter: Binding): boolean {
     const fn = parameter.node.parent?.parent;
     return parameter.kind === "parameter" && fn?.type === "function_definition" && !!this.crossFileEntry(fn);
@@ -1110,8 +1128,14 @@ export class HotPaths {
     }
     const branch = branchOf(ancestor, child);
     if (!branch) return undefined;
-    const constant = this.constantBranch(branch, depth) ?? this.moduleSettingBranch(branch) ?? this.localSettingBranch(branch) ?? this.optionDefaultBranch(branch.condition, branch.taken) ?? this.tensorOnlyBranch(branch, depth);
+    const settled = (each: Branch) => this.constantBranch(each, depth) ?? this.moduleSettingBranch(each) ?? this.localSettingBranch(each) ?? this.optionDefaultBranch(each.condition, each.taken) ?? this.tensorOnlyBranch(each, depth);
+    const constant = settled(branch);
     if (constant) return constant;
+    // `merge = False` ... `if merge and (1 < n < 3E3):`: one operand of `and` that never holds is enough.
+    for (const operand of branch.taken ? conjuncts(branch.condition) : []) {
+      const never = operand !== branch.condition ? settled({ condition: operand, taken: true }) : undefined;
+      if (never) return never;
+    }
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
     // `if torch.jit.is_scripting():` (TorchScript), `if torch.compiler.is_compiling():` (while Dynamo traces).
@@ -1366,7 +1390,8 @@ export class HotPaths {
     const index = positionalParameters(fn).indexOf(parameter.node) - this.implicitParameters(fn);
     if (index < 0 || index < passed.positional) return undefined;
     const fallback = parameter.defaultValue;
-    return fallback && LITERAL_TYPES.has(fallback.type) ? this.text(fallback) : undefined;
+    // `labels=()`: an empty container is as false as `None` in `if labels and ...:`.
+    return fallback && (LITERAL_TYPES.has(fallback.type) || isEmptyContainer(fallback)) ? this.text(fallback) : undefined;
   }
 
   /** A `return`, `raise`, `break`, `continue` or `assert False` before `child` in `block`: what follows is dead code. */
@@ -1418,7 +1443,7 @@ export class HotPaths {
       case "attribute":
       case "identifier": {
         const name = lastName(this.text(node));
-        if (name === "is_cuda") return "cuda";
+        if (name === "is_cuda" || CUDA_FLAG_NAME.test(name)) return "cuda";
         // `mps`, `use_cpu`, `x_is_dml` (DirectML, `privateuseone`): another device.
         if (/^(\w*_?is_|use_|on_)?(mps|cpu|xla|tpu|dml|directml)$/i.test(name)) return "other";
         if (node.type !== "identifier") return undefined;
@@ -1619,6 +1644,26 @@ export class HotPaths {
   }
 
   /**
+   * `for size in size_list` with `size_list = [torch.zeros(1, device=d) for _ in range(world_size)]`, or a `zip`
+   * with such a list: one item per process of a distributed group, gathered once (detectron2's `all_gather`).
+   */
+  private iteratesRanks(iterable: SyntaxNode | undefined, depth: number): boolean {
+    const node = iterable && unparenthesized(iterable);
+    if (!node || depth > 3) return false;
+    if (node.type === "call") {
+      const callee = childByField(node, "function");
+      const name = callee ? this.text(callee) : "";
+      if (name === "zip") return positionalArguments(node).some((argument) => this.iteratesRanks(argument, depth + 1));
+      const [bound] = positionalArguments(node);
+      return name === "range" && !!bound && WORLD_SIZE.test(this.text(bound));
+    }
+    if (node.type !== "identifier") return false;
+    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+    const value = binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
+    return value?.type === "list_comprehension" && this.iteratesRanks(loopIterable(value), depth + 1);
+  }
+
+  /**
    * `model.named_parameters()`, `model.state_dict().items()`, `optimizer.param_groups`, through `enumerate`,
    * `list`, `sorted` or a variable: a model's weights or an optimizer's groups, which code outside the step
    * loop goes over to save, export, convert or set them up.
@@ -1785,14 +1830,14 @@ export class HotPaths {
         return modelCalls && (this.runsModel(node) || this.callsOwnForward(node));
       }
       // Not the layers of a container module (`for block in self.blocks: x = block(x)`): one forward pass, not a step each.
-      if (callee.type === "identifier" && modelCalls) return MODULE_NAME.test(this.text(callee)) || this.isWholeModule(callee) || this.callsOwnForward(node);
+      // `for module in self.input_blocks: h = module(h, emb)`: the entry's kind decides, not its model-like name.
+      if (callee.type === "identifier" && modelCalls) {
+        const evidence = this.env.evidence.of(callee);
+        if (evidence.kind === "module" && isContainerEntry(evidence)) return false;
+        return evidence.kind === "module" || MODULE_NAME.test(this.text(callee)) || this.callsOwnForward(node);
+      }
       return false;
     }, directOnly);
-  }
-
-  private isWholeModule(node: SyntaxNode): boolean {
-    const evidence = this.env.evidence.of(node);
-    return evidence.kind === "module" && !isContainerEntry(evidence);
   }
 
   /** `self(idx)` or `self.forward(idx)` in a method of an `nn.Module` (a model's `generate`): a forward pass of the module. */
@@ -2038,6 +2083,22 @@ export class HotPaths {
     return !!argument && positionalArguments(node).length === 1 && this.isRemainder(argument);
   }
 
+  /**
+   * `if "step" not in state: state["step"] = 0` fills what it tests, once; `if "loss_ota" not in hyp or
+   * hyp["loss_ota"] == 1:` reads a setting with its default, on every pass. Other initialisation tests hold as is.
+   */
+  private fillsTestedKey(test: SyntaxNode): boolean {
+    const node = unparenthesized(test);
+    if (node.type !== "comparison_operator" || node.tokens.join(" ") !== "not in") return true;
+    let statement: SyntaxNode | null = node.parent;
+    while (statement && (statement.type === "boolean_operator" || statement.type === "parenthesized_expression" || statement.type === "not_operator")) statement = statement.parent;
+    const body = statement?.type === "if_statement" || statement?.type === "elif_clause" ? childByField(statement, "consequence") : undefined;
+    if (!body) return true;
+    const [key, container] = node.children;
+    const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`${escape(this.text(container))}\\s*\\[\\s*${escape(this.text(key))}\\s*\\]\\s*=(?!=)|${escape(this.text(container))}\\.(setdefault|update)\\(`).test(this.text(body));
+  }
+
   /** `step % N == 0`, `(i + 1) % N == 0`, `... and it % k == 0`, `i == len(loader) - 1`, `is_last_step`. */
   isPeriodic(raw: SyntaxNode): boolean {
     if (this.rebuildsCache(raw)) return true;
@@ -2049,7 +2110,7 @@ export class HotPaths {
         if (!left || !right) return false;
         if (node.tokens[0] === "and") return this.isPeriodic(left) || this.isPeriodic(right);
         // `if self.cache is None or self.cache.size(0) != n:` fills a cache once.
-        return (this.isPeriodic(left) && this.isPeriodic(right)) || isInitialisationTest(left, this.env.text);
+        return (this.isPeriodic(left) && this.isPeriodic(right)) || (isInitialisationTest(left, this.env.text) && this.fillsTestedKey(left));
       }
       case "not_operator": {
         const argument = childByField(node, "argument") ?? node.children[0];
@@ -2058,7 +2119,7 @@ export class HotPaths {
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
-        if (isInitialisationTest(node, this.env.text)) return true;
+        if (isInitialisationTest(node, this.env.text) && this.fillsTestedKey(node)) return true;
         // `if step in self.log_steps:`, `if epoch in milestones:`: on the steps listed (not `if k in state_dict:`).
         if (node.tokens[0] === "in") return this.isCounter(left) && /(steps|epochs|iters|iterations|milestones)$/i.test(lastName(this.text(right)));
         if (node.tokens[0] === "==") {
@@ -2391,6 +2452,14 @@ interface Branch {
   taken: boolean;
 }
 
+/** The operands of a chain of `and` (`a and (b and c)` gives a, b, c); the test itself when it is no such chain. */
+function conjuncts(raw: SyntaxNode): SyntaxNode[] {
+  const node = unparenthesized(raw);
+  if (node.type !== "boolean_operator" || node.tokens[0] !== "and") return [raw];
+  const [left, right] = [childByField(node, "left"), childByField(node, "right")];
+  return left && right ? [...conjuncts(left), ...conjuncts(right)] : [raw];
+}
+
 /** The branch `child` is of `ancestor`: an `if`'s or `elif`'s consequence, or the `else` of an `if` without `elif`. */
 function branchOf(ancestor: SyntaxNode, child: SyntaxNode): Branch | undefined {
   if ((ancestor.type === "if_statement" || ancestor.type === "elif_clause") && child.field === "consequence") {
@@ -2410,7 +2479,12 @@ function parameterName(parameter: SyntaxNode): SyntaxNode | undefined {
 }
 
 function isTruthyLiteral(literal: string): boolean {
-  return !/^(False|None|0|0\.0*|[rbuf]*""|[rbuf]*'')$/i.test(literal);
+  return !/^(False|None|0|0\.0*|[rbuf]*""|[rbuf]*''|\(\s*\)|\[\s*\]|\{\s*\})$/i.test(literal);
+}
+
+/** `()`, `[]`, `{}`. */
+function isEmptyContainer(node: SyntaxNode): boolean {
+  return (node.type === "tuple" || node.type === "list" || node.type === "dictionary") && node.children.length === 0;
 }
 
 /** The parameters a call can pass by position, in order (`self` first for a method); keyword-only ones are not. */
@@ -2520,6 +2594,9 @@ export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
   }
   return undefined;
 }
+
+/** How many processes a distributed group has: `world_size`, `dist.get_world_size()`, `num_replicas`. */
+const WORLD_SIZE = /world_size|num_replicas|\bn_?procs\b|num_processes/i;
 
 /** What a `for` loop or a comprehension iterates over. */
 function loopIterable(loop: SyntaxNode): SyntaxNode | undefined {

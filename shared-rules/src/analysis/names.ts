@@ -64,9 +64,10 @@ export const FLAG_PARAMETER_NAME = /^(use|return|do|enable|disable|need|skip|app
 
 /**
  * Parameters that frameworks pass as Python integers (Lightning's `batch_idx`, `optimizer_idx`, `dataloader_idx`,
- * `global_step`; a model's `layer_idx`), never tensors, wherever they are passed on.
+ * `global_step`; a model's `layer_idx`), never tensors, wherever they are passed on; and epoch counts, whole or
+ * fractional (SlowFast's `forward(..., epoch_exact=None)`).
  */
-export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|stage)_(idx|index)$|^(global_step|current_epoch)$/;
+export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|stage)_(idx|index)$|^global_step$|^(cur_|current_)?epoch(_exact|_float|_idx|_num)?$/;
 
 /** Parameters named as one size or shape (`x_size`, `window_size`, `shape`): Python ints, or tuples of them. Not `sizes`, often a tensor of them. */
 export const SIZE_PARAMETER_NAME = /^(size|shape)$|_(size|shape)$/;
@@ -116,6 +117,9 @@ export const DEVICE_GETTER = /^(get_|current_|default_)?(device|dev)$/;
 
 /** Names for devices in `.to(device)`. */
 export const DEVICE_NAME = /device|^dev$|cuda|gpu|^rank$|local_rank/i;
+
+/** Flags and counts that hold only with a CUDA device: `cfg.NUM_GPUS`, `args.n_gpu`, `use_cuda`, `self.on_gpu`. */
+export const CUDA_FLAG_NAME = /^(num_gpus?|n_gpus?|ngpus?|gpus|use_cuda|use_gpu|cuda|on_gpu|has_cuda)$/i;
 
 /** Devices that by name are the host (`self._cpu_device`, `cpu_device`), where results are gathered. */
 export const CPU_DEVICE_NAME = /^_?cpu(_device|_dev)?$/i;

@@ -3,9 +3,10 @@
  * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
-import { SyntaxNode, childByField, childrenByField, ownString, returnStatementsOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
+import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { COUNTER_NAME, CPU_DEVICE_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -61,6 +62,8 @@ export interface EvidenceEnvironment {
   passedByEveryCall?: (parameter: Binding) => SyntaxNode[] | undefined;
   /** A function of the file assigned as a module's `forward` (`LlamaAttention.forward = forward`). */
   replacesForward?: (fn: SyntaxNode) => boolean;
+  /** Where the values that the hot calls from other files pass for the parameter live, if they agree (`ArgumentKind`). */
+  argumentKindFromOtherFile?: (parameter: Binding) => ArgumentKind | undefined;
 }
 
 export interface ClassInfo {
@@ -381,7 +384,11 @@ export class TensorEvidence {
         let previous = previousBinding(binding, scope);
         while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
         const before = previous && this.ofBinding(previous);
-        const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(childByField(branch, "condition") ?? branch));
+        // `if cfg.NUM_GPUS: preds = preds.cpu()`: without a GPU the value was on the host all along.
+        const condition = childByField(branch, "condition");
+        const consequence = childByField(branch, "consequence");
+        if (condition && consequence && contains(consequence, binding.node) && this.holdsOnlyWithCuda(condition)) return known;
+        const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(condition ?? branch));
         if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
       }
     }
@@ -390,6 +397,29 @@ export class TensorEvidence {
       if (mover && mover.end <= node.start) return { kind: "gpu", reason: `moved in place by \`${this.text(mover)}\``, moved: true };
     }
     return known;
+  }
+
+  /** True for `backend == "gloo"`, false for `backend != "gloo"`: a test of a process group's backend. */
+  private glooTest(raw: SyntaxNode): boolean | undefined {
+    const node = unparenthesized(raw);
+    if (node.type !== "comparison_operator" || node.children.length !== 2 || !node.children.some((side) => isStringNode(side) && stringValue(this.text(side)) === "gloo")) return undefined;
+    return node.tokens[0] === "==" ? true : node.tokens[0] === "!=" ? false : undefined;
+  }
+
+  /** `torch.cuda.is_available()`, `cfg.NUM_GPUS`, `args.n_gpu > 0`, `use_cuda`: a test that holds only with a CUDA device. */
+  private holdsOnlyWithCuda(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "call") {
+      const callee = childByField(node, "function");
+      return !!callee && this.qualifiedName(callee) === "torch.cuda.is_available";
+    }
+    if (node.type === "identifier" || node.type === "attribute") return CUDA_FLAG_NAME.test(lastName(this.text(node)));
+    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[1].type === "integer") {
+      const bound = Number(this.text(node.children[1]));
+      const holds = { ">": bound >= 0, ">=": bound >= 1, "!=": bound === 0 }[node.tokens[0] as string];
+      return !!holds && CUDA_FLAG_NAME.test(lastName(this.text(node.children[0])));
+    }
+    return false;
   }
 
   ofBinding(binding: Binding): Evidence {
@@ -638,6 +668,12 @@ export class TensorEvidence {
     }
     // `for channel in lprobs_dict`: iterating a dict gives its keys.
     if ((node.type === "identifier" || node.type === "attribute") && DICT_NAME.test(lastName(this.text(node)))) return UNKNOWN;
+    const made = this.listElement(node);
+    if (made) {
+      let element = made;
+      for (let i = 0; i < path.length; i++) element = elementEvidence(element);
+      return element;
+    }
     const whole = this.of(node);
     let element: Evidence;
     if (whole.kind === "loader") element = evidence("batch", `a batch from \`${this.text(node)}\``);
@@ -647,6 +683,22 @@ export class TensorEvidence {
     else element = elementEvidence(whole);
     for (let i = 0; i < path.length; i++) element = elementEvidence(element);
     return element;
+  }
+
+  /**
+   * What each element of a list (written, or built by a comprehension) is, when that says where it lives:
+   * `size_list = [torch.zeros([1], device=t.device) for _ in range(n)]` holds CPU tensors when `t` is on the CPU.
+   */
+  private listElement(node: SyntaxNode): Evidence | undefined {
+    let list: SyntaxNode | undefined = node;
+    if (node.type === "identifier") {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      list = binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
+    }
+    const parts = list?.type === "list_comprehension" ? [childByField(list, "body")] : list?.type === "list" ? list.children : [];
+    const kinds = parts.map((part) => (part && part.type !== "list_splat" ? this.of(part) : UNKNOWN));
+    const element = kinds[0];
+    return element && (element.kind === "cpu" || element.kind === "gpu") && kinds.every((each) => each.kind === element.kind) ? element : undefined;
   }
 
   /** Each element of `iterable`: of a tuple (written, or returned by a function of this file: `trg, gold = ...; return trg, gold`) what all its elements are. */
@@ -694,7 +746,8 @@ export class TensorEvidence {
     if (DATA_ITERABLE_NAME.test(name)) return this.loaderParameter(binding, `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
-    if (literal?.type === "none" && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
+    // `return_all` without a default too (`MSSeparateHead.forward(self, outputs, masks, return_all, thw)`); not `skip_`, also a skip connection's tensor.
+    if ((literal?.type === "none" || (!literal && !/^skip_/i.test(name))) && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
     if (SIZE_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a size`);
     if (STRING_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a string (a split, a stage, a name)`);
@@ -711,7 +764,13 @@ export class TensorEvidence {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
       if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
     }
-    return this.passedAlike(binding) ?? UNKNOWN;
+    return this.passedAlike(binding) ?? this.passedFromOtherFile(binding) ?? UNKNOWN;
+  }
+
+  private passedFromOtherFile(parameter: Binding): Evidence | undefined {
+    const kind = this.env.argumentKindFromOtherFile?.(parameter);
+    if (!kind) return undefined;
+    return evidence(kind, `every hot call from another file passes \`${parameter.name}\` ${kind === "gpu" ? "on the GPU" : "in host memory"}`);
   }
 
   /** A loader parameter: one that puts its batches on the device when every call passes such (`fit(fabric, train_dataloader)` with what Fabric's `setup_dataloaders` returned). */
@@ -866,7 +925,10 @@ export class TensorEvidence {
         return source ? sameDevice(this.of(source), `${call}`) : evidence("tensor", call);
       }
       if (this.env.defaultDeviceChanged) return evidence("tensor", `${call} on the default device`);
-      return evidence("cpu", `${call} without \`device=\` is on the CPU`);
+      // `torch.tensor(im0.shape)`, `torch.tensor(xyxy)` of a list: never 0-dim, so never mixed with a GPU tensor (`certainlyOnHost`).
+      const [data] = positionalArguments(node);
+      const sequence = short === "tensor" && !!data && (["list", "tuple", "list_comprehension"].includes(unparenthesized(data).type) || /\.shape$/.test(this.text(data)));
+      return evidence("cpu", `${call}${sequence ? " of a sequence" : ""} without \`device=\` is on the CPU`);
     }
     const args = node.children.find((child) => child.field === "arguments")?.children ?? [];
     let result: Evidence | undefined;
@@ -1125,7 +1187,14 @@ export class TensorEvidence {
         return "unknown";
       }
       case "conditional_expression": {
-        const [a, , b] = node.children;
+        const [a, condition, b] = node.children;
+        // `torch.device("cpu" if backend == "gloo" else "cuda")` (detectron2's `comm.py` and its copies): the helpers
+        // gather over a gloo group by default, so the host.
+        const gloo = condition ? this.glooTest(condition) : undefined;
+        if (gloo !== undefined) {
+          const branch = gloo ? a : b;
+          return branch ? this.deviceOf(branch, depth + 1) : "unknown";
+        }
         const ka = a ? this.deviceOf(a, depth + 1) : "unknown";
         const kb = b ? this.deviceOf(b, depth + 1) : "unknown";
         if (ka === "gpu" || kb === "gpu") return "gpu";
@@ -1251,14 +1320,15 @@ export class TensorEvidence {
 }
 
 /**
- * `flow.cpu() - flow_gt`, `torch.arange(half) / half`, or `torch.sum(...)` of such: a tensor copied to the host,
- * made there as a range, or computed from one meets host values, since with a GPU tensor the operation raises
- * (but for a 0-dim tensor, which a range never is and a copied-back field rarely is).
+ * `flow.cpu() - flow_gt`, `torch.arange(half) / half`, `xywh / torch.tensor(im0.shape)`, or `torch.sum(...)` of
+ * such: a tensor copied to the host, made there as a range or from a sequence, or computed from one meets host
+ * values, since with a GPU tensor the operation raises (but for a 0-dim tensor, which a range or a tensor of a
+ * sequence never is and a copied-back field rarely is).
  */
 function certainlyOnHost(evidence: Evidence): boolean {
   return evidence.kind === "cpu" && (evidence.reason.startsWith("the result of `.cpu()`") || evidence.reason.endsWith(" of a CPU tensor") || HOST_RANGE_REASON.test(evidence.reason));
 }
-const HOST_RANGE_REASON = /^`[\w.]*\b(arange|linspace|logspace|randperm)\(\.\.\.\)` without `device=`/;
+const HOST_RANGE_REASON = /^`[\w.]*\b(arange|linspace|logspace|randperm)\(\.\.\.\)` without `device=`|^`[\w.]*\btensor\(\.\.\.\)` of a sequence without `device=`/;
 
 function combineTensors(a: Evidence, b: Evidence): Evidence {
   if (a.kind === "gpu") return a;

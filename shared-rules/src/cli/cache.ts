@@ -22,8 +22,12 @@ interface Entry {
  * the next run lints every file without entries first.
  */
 const SEEDED = "\u0000with-entries";
-/** What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files' functions it moves, 3) must not read older results. */
-const RESULT_FORMAT = 4;
+/**
+ * What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files'
+ * functions it moves, 3; its `sys.path` folders, 4; where the arguments of its calls to other files live, 5) must
+ * not read older results.
+ */
+const RESULT_FORMAT = 5;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
