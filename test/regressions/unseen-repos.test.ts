@@ -2568,4 +2568,52 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "data-dependent-shape").map((f) => f.line), [6]);
     assert.deepStrictEqual(findings(code.replace("merge = False", "merge = True").replace("labels=()", "labels=(1,)"), "data-dependent-shape").map((f) => f.line), [6, 8, 11]);
   });
+
+  it("a loop of a few literal iterations outside per-step code (`for i in range(4):` in a self-check run from `__main__`) waits a handful of times, once: not reported; longer loops, nested ones counted together, are (FastChat's flash-attention patch test)", () => {
+    const code = py`
+      import torch
+      def test():
+          device = torch.device("cuda")
+          for i in range(4):
+              ref = torch.rand(2, 8, device=device)
+              print(f"Mean(abs(ref)) = {torch.mean(torch.abs(ref))}")
+      if __name__ == "__main__":
+          test()
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    assert.deepStrictEqual(findings(code.replace("range(4)", "range(40)")).map((f) => `${f.line} ${f.rule}`), ["6 tensor-formatting"]);
+    const nested = py`
+      import torch
+      def test(device):
+          for i in range(2):
+              for j in range(2, 8):
+                  ref = torch.rand(2, 8, device=device)
+                  print(f"Mean(abs(ref)) = {torch.mean(torch.abs(ref))}")
+    `;
+    assert.deepStrictEqual(findings(nested).map((f) => `${f.line} ${f.rule}`), ["6 tensor-formatting"]);
+  });
+
+  it("a value moved to the host in a branch for another device (`if device == \"mps\": logits = logits.to(\"cpu\")`) is where an earlier binding made it beside a CUDA GPU; one moved under `if args.n_gpu > 0:` is on the host (FastChat's generate_stream)", () => {
+    const code = py`
+      import torch
+      def generate_stream(model, input_ids, device, args, max_new_tokens=256):
+          output_ids = list(input_ids)
+          for i in range(max_new_tokens):
+              logits = model(torch.as_tensor([output_ids], device=device)).logits
+              if args.processor:
+                  last_token_logits = args.processor(logits[:, -1, :])[0]
+              else:
+                  last_token_logits = logits[0, -1, :]
+              if device == "mps":
+                  last_token_logits = last_token_logits.float().to("cpu")
+              probs = torch.softmax(last_token_logits, dim=-1)
+              if args.n_gpu > 0:
+                  probs = probs.cpu()
+              tokens = [int(token) for token in torch.multinomial(last_token_logits.softmax(-1), num_samples=2).tolist()]
+              output_ids.append(tokens[0])
+              print(probs.max().item())
+    `;
+    assert.deepStrictEqual(findings(code, "host-transfer-in-hot-path").map((f) => f.line), [14, 15]);
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+  });
 });

@@ -59,6 +59,7 @@ export class FileAnalysis {
     environment.passedByEveryCall = (parameter) => this.hotPaths.argumentsOfEveryCall(parameter);
     environment.replacesForward = (fn) => this.hotPaths.replacesForward(fn);
     environment.argumentKindFromOtherFile = (parameter) => this.hotPaths.argumentKindFromOtherFile(parameter);
+    environment.deviceTest = (condition) => this.hotPaths.deviceTest(condition);
   }
 
   text(node: SyntaxNode): string {

@@ -328,6 +328,11 @@ export class HotPaths {
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in a test function, which runs once per test, not per step`);
     const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
     if (optional) return this.cold(owner, optional);
+    // `for i in range(4):` in a self-check run once: a handful of waits, once; nothing to batch.
+    const loops = events.slice(firstLoop).filter((event): event is LoopEvent => "loop" in event).map((event) => event.loop);
+    const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? Infinity), 1);
+    if (iterations <= FEW_ITERATIONS)
+      return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs ${iterations} times in all, outside any per-step code: a few waits, once`);
     return {
       hot: true,
       where: `in the loop at line ${this.line(innermost.loop)} of ${owner}`,
@@ -1423,7 +1428,7 @@ export class HotPaths {
     return name && TRACING_TEST.test(name) ? true : undefined;
   }
 
-  private deviceTest(raw: SyntaxNode): "cuda" | "other" | undefined {
+  deviceTest(raw: SyntaxNode): "cuda" | "other" | undefined {
     const node = unparenthesized(raw);
     const flip = (kind: "cuda" | "other" | undefined) => (kind === "cuda" ? "other" : kind === "other" ? "cuda" : undefined);
     switch (node.type) {
@@ -1454,6 +1459,13 @@ export class HotPaths {
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return undefined;
         const [left, right] = node.children;
+        // `args.n_gpu > 0`, `cfg.NUM_GPUS >= 1` (CUDA only); `num_gpus == 0` (never beside one).
+        if (right.type === "integer" && CUDA_FLAG_NAME.test(lastName(this.text(left)))) {
+          const bound = Number(this.text(right));
+          const holds = { ">": bound >= 0, ">=": bound >= 1, "!=": bound === 0, "==": bound >= 1 }[node.tokens[0]];
+          const fails = { "==": bound === 0, "<": bound <= 1, "<=": bound === 0 }[node.tokens[0]];
+          return holds ? "cuda" : fails ? "other" : undefined;
+        }
         const literal = [left, right].map((side) => (side.type === "string" ? this.text(side).replace(/^[rbuf]*["']|["']$/gi, "") : undefined));
         const other = literal[0] !== undefined ? right : literal[1] !== undefined ? left : undefined;
         const value = literal[0] ?? literal[1];
@@ -2593,6 +2605,21 @@ export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
     if (current.type === "for_statement" || current.type === "while_statement") return current;
   }
   return undefined;
+}
+
+/** How many iterations of loops outside per-step code are too few to report: a self-check's `range(4)`. */
+const FEW_ITERATIONS = 10;
+
+/** How many times `for _ in range(N)` or `range(a, b)` with integer literals runs; undefined for any other loop. */
+function literalRangeLength(loop: SyntaxNode, text: string): number | undefined {
+  const iterable = loopIterable(loop);
+  const call = iterable && unparenthesized(iterable);
+  const callee = call?.type === "call" ? childByField(call, "function") : undefined;
+  if (!call || !callee || text.slice(callee.start, callee.end) !== "range") return undefined;
+  const bounds = positionalArguments(call).map((bound) => unparenthesized(bound));
+  if (bounds.length === 0 || bounds.length > 2 || !bounds.every((bound) => bound.type === "integer")) return undefined;
+  const [start, end] = bounds.length === 1 ? [0, Number(text.slice(bounds[0].start, bounds[0].end))] : bounds.map((bound) => Number(text.slice(bound.start, bound.end)));
+  return Number.isFinite(start) && Number.isFinite(end) ? Math.max(0, end - start) : undefined;
 }
 
 /** How many processes a distributed group has: `world_size`, `dist.get_world_size()`, `num_replicas`. */

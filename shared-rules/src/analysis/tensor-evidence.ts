@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { COUNTER_NAME, CPU_DEVICE_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -64,6 +64,8 @@ export interface EvidenceEnvironment {
   replacesForward?: (fn: SyntaxNode) => boolean;
   /** Where the values that the hot calls from other files pass for the parameter live, if they agree (`ArgumentKind`). */
   argumentKindFromOtherFile?: (parameter: Binding) => ArgumentKind | undefined;
+  /** Whether a test holds only with a CUDA device ("cuda") or only without one ("other"): `if cfg.NUM_GPUS:`, `if device == "mps":`. */
+  deviceTest?: (condition: SyntaxNode) => "cuda" | "other" | undefined;
 }
 
 export interface ClassInfo {
@@ -384,10 +386,19 @@ export class TensorEvidence {
         let previous = previousBinding(binding, scope);
         while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
         const before = previous && this.ofBinding(previous);
-        // `if cfg.NUM_GPUS: preds = preds.cpu()`: without a GPU the value was on the host all along.
         const condition = childByField(branch, "condition");
         const consequence = childByField(branch, "consequence");
-        if (condition && consequence && contains(consequence, binding.node) && this.holdsOnlyWithCuda(condition)) return known;
+        const deviceTest = condition && consequence && contains(consequence, binding.node) ? this.env.deviceTest?.(condition) : undefined;
+        // `if cfg.NUM_GPUS: preds = preds.cpu()`: without a GPU the value was on the host all along.
+        if (deviceTest === "cuda") return known;
+        // `if device == "mps": logits = logits.to("cpu")`: beside a CUDA GPU the value is what an earlier binding made.
+        if (deviceTest === "other") {
+          const scope = scopeOf(binding.node, this.env.scopes);
+          for (let earlier = previousBinding(binding, scope); earlier; earlier = previousBinding(earlier, scope)) {
+            const made = this.ofBinding(earlier);
+            if (made.kind === "gpu") return made;
+          }
+        }
         const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(condition ?? branch));
         if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
       }
@@ -404,22 +415,6 @@ export class TensorEvidence {
     const node = unparenthesized(raw);
     if (node.type !== "comparison_operator" || node.children.length !== 2 || !node.children.some((side) => isStringNode(side) && stringValue(this.text(side)) === "gloo")) return undefined;
     return node.tokens[0] === "==" ? true : node.tokens[0] === "!=" ? false : undefined;
-  }
-
-  /** `torch.cuda.is_available()`, `cfg.NUM_GPUS`, `args.n_gpu > 0`, `use_cuda`: a test that holds only with a CUDA device. */
-  private holdsOnlyWithCuda(raw: SyntaxNode): boolean {
-    const node = unparenthesized(raw);
-    if (node.type === "call") {
-      const callee = childByField(node, "function");
-      return !!callee && this.qualifiedName(callee) === "torch.cuda.is_available";
-    }
-    if (node.type === "identifier" || node.type === "attribute") return CUDA_FLAG_NAME.test(lastName(this.text(node)));
-    if (node.type === "comparison_operator" && node.children.length === 2 && node.children[1].type === "integer") {
-      const bound = Number(this.text(node.children[1]));
-      const holds = { ">": bound >= 0, ">=": bound >= 1, "!=": bound === 0 }[node.tokens[0] as string];
-      return !!holds && CUDA_FLAG_NAME.test(lastName(this.text(node.children[0])));
-    }
-    return false;
   }
 
   ofBinding(binding: Binding): Evidence {
