@@ -741,6 +741,40 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(onHost("utils/loss.py").findings, []);
     });
 
+    it("a method a class inherits from a base class of another file (`class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs(...)` in `forward`) runs on every forward pass where that file defines it (LLaVA's multimodal input preparation)", async () => {
+      const result = await lintInMemory({
+        "llava/model/llava_llama.py": py`
+          import torch
+          from transformers import LlamaForCausalLM
+          from .llava_arch import LlavaMetaForCausalLM
+
+
+          class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM):
+              def forward(self, input_ids, attention_mask, images):
+                  inputs_embeds = self.prepare_inputs(input_ids, attention_mask, images)
+                  return self.run(inputs_embeds)
+        `,
+        "llava/model/llava_arch.py": py`
+          import torch
+
+
+          class LlavaMetaForCausalLM:
+              def prepare_inputs(self, input_ids, attention_mask, images):
+                  images = images.to(device=self.device, non_blocking=True)
+                  embeds = []
+                  for ids, mask in zip(input_ids, attention_mask):
+                      embeds.append(self.embed_tokens(ids[mask.bool()]))
+                  return torch.cat(embeds)
+
+              def run(self, inputs_embeds):
+                  return inputs_embeds.sum().item()
+        `,
+      });
+      const arch = result("llava/model/llava_arch.py").findings;
+      assert.deepStrictEqual(arch.map((finding) => [finding.line, finding.rule]), [[9, "data-dependent-shape"], [13, "item-in-hot-path"]]);
+      assert.match(arch[0].message, /which `llava_llama\.py` calls at line 8 in `LlavaLlamaForCausalLM\.forward\(\)`/);
+    });
+
     it("keeps a local caller's context before another file's, and a file's analysis without entries unchanged", () => {
       const code = py`
         import torch

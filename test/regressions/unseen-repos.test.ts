@@ -2616,4 +2616,21 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "host-transfer-in-hot-path").map((f) => f.line), [14, 15]);
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
   });
+
+  it("in `forward` and what it calls, `.to(device)` of a value of unknown kind in a loop is a copy only when the loop goes over what the function was given (detectron2's `for x in batched_inputs`), not over the model's own values (LLaVA's per-sample embeddings)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Detr(nn.Module):
+          def forward(self, batched_inputs):
+              images = [x["image"].to(self.device) for x in batched_inputs]
+              features = self.backbone(torch.stack(images))
+              embeds = []
+              for feature in features.unbind(0):
+                  embeds.append(self.project(feature))
+              embeds = [x.to(self.device) for x in embeds]
+              return torch.stack(embeds)
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [5]);
+  });
 });

@@ -4,7 +4,7 @@
  * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
  * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
  */
-import { SyntaxNode, childByField, enclosingClassOf, returnStatementsOf } from "../syntax";
+import { SyntaxNode, childByField, enclosingClassOf, forEachNode, returnStatementsOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { passedArguments } from "./hot-paths";
@@ -229,13 +229,27 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read);
     }
   });
+  const { functions, properties } = importableFunctions(root, text);
+  // `class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs_labels_for_multimodal(...)`
+  // in its `forward`: a method none of the file's classes defines comes from a base class another file defines.
+  for (const [cls, info] of analysis.classes) {
+    const bases = (childByField(cls, "superclasses")?.children ?? []).flatMap((base) => (base.type === "identifier" && Object.prototype.hasOwnProperty.call(imports, text.slice(base.start, base.end)) ? [imports[text.slice(base.start, base.end)]] : []));
+    if (bases.length === 0) continue;
+    forEachNode(cls, (node) => {
+      const callee = node.type === "call" ? childByField(node, "function") : undefined;
+      const object = callee?.type === "attribute" ? childByField(callee, "object") : undefined;
+      if (!callee || object?.type !== "identifier" || text.slice(object.start, object.end) !== "self") return;
+      const method = text.slice(childByField(callee, "attribute")!.start, callee.end);
+      if (Object.prototype.hasOwnProperty.call(functions, `${info.name}.${method}`) || info.attributes.has(method)) return;
+      for (const base of bases) record(node, `${base}.${method}`);
+    });
+  }
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
   const starImports = root.children.filter((statement) => statement.type === "import_from_statement" && statement.children.some((child) => child.type === "wildcard_import")).flatMap((statement) => {
     const module = childByField(statement, "module_name");
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
-  const { functions, properties } = importableFunctions(root, text);
   return {
     calls,
     imports,

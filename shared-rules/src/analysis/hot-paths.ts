@@ -2626,7 +2626,7 @@ function literalRangeLength(loop: SyntaxNode, text: string): number | undefined 
 const WORLD_SIZE = /world_size|num_replicas|\bn_?procs\b|num_processes/i;
 
 /** What a `for` loop or a comprehension iterates over. */
-function loopIterable(loop: SyntaxNode): SyntaxNode | undefined {
+export function loopIterable(loop: SyntaxNode): SyntaxNode | undefined {
   if (loop.type === "for_statement") return childByField(loop, "right");
   const clause = loop.children.find((child) => child.type === "for_in_clause");
   return clause ? childByField(clause, "right") : undefined;

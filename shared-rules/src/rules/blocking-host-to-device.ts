@@ -6,6 +6,7 @@ import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNested
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
+import { loopIterable } from "../analysis/hot-paths";
 import { lastName } from "../analysis/names";
 import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 
@@ -70,15 +71,27 @@ export const blockingHostToDevice: Rule = {
 
     /**
      * Is the receiver host memory? Batches and CPU tensors are; a value without evidence counts only inside a
-     * loop (where it is usually a batch), not in `forward`, where `.to(x.device)` is usually a no-op, and not
-     * when it is computed from a gradient, which lives where its parameter does.
+     * loop (where it is usually a batch), and in `forward` or what it calls, where `.to(x.device)` is usually a
+     * no-op, only in a loop over what the function was given (detectron2's `for x in batched_inputs`), not over
+     * the model's own values (LLaVA's image features per sample); and not when it is computed from a gradient,
+     * which lives where its parameter does.
      */
     function isHostData(node: SyntaxNode, receiver: SyntaxNode): boolean {
       if (isEmptyData(receiver)) return false;
       const kind = context.analysis.tensorEvidence(receiver).kind;
       if (HOST_KINDS.has(kind)) return true;
-      if (kind === "unknown" || kind === "tensor") return context.importsTorch && !!context.analysis.contextOf(node).loop && !fromGradient(receiver) && !likeFactory(receiver);
-      return false;
+      if (kind !== "unknown" && kind !== "tensor") return false;
+      const { loop, frequency } = context.analysis.contextOf(node);
+      if (!context.importsTorch || !loop || fromGradient(receiver) || likeFactory(receiver)) return false;
+      return !/forward pass/.test(frequency) || iteratesParameter(loopIterable(loop));
+    }
+
+    /** `batched_inputs`, `enumerate(images)`, `zip(images, texts)`: what a parameter of the function holds. */
+    function iteratesParameter(iterable: SyntaxNode | undefined): boolean {
+      const node = iterable && unparenthesized(iterable);
+      if (node?.type === "call" && /^(enumerate|zip)$/.test(calleeName(node, context) ?? "")) return positional(node).some(iteratesParameter);
+      if (node?.type !== "identifier") return false;
+      return resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes))?.kind === "parameter";
     }
 
     /**
