@@ -2633,4 +2633,26 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [5]);
   });
+
+  it("a torchmetrics state added with a tensor default (`self.add_state(\"cer\", default=torch.tensor(0))`) is a tensor of the metric module; one with a list default is not (deepspeech.pytorch's CharErrorRate)", () => {
+    const code = py`
+      import torch
+      import pytorch_lightning as pl
+      from torchmetrics import Metric
+      class CharErrorRate(Metric):
+          def __init__(self):
+              super().__init__()
+              self.add_state("cer", default=torch.tensor(0), dist_reduce_fx="sum")
+              self.add_state("texts", default=[], dist_reduce_fx="cat")
+          def compute(self):
+              return float(self.cer) + float(len(self.texts))
+      class DeepSpeech(pl.LightningModule):
+          def __init__(self):
+              super().__init__()
+              self.cer_metric = CharErrorRate()
+          def validation_step(self, batch, batch_idx):
+              self.log("cer", self.cer_metric.compute(), prog_bar=True)
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [10]);
+  });
 });

@@ -222,6 +222,30 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "`mask.type_as(query)` of a mask cached in host memory, in every attention forward, is `mask.type(query.type())`: a blocking copy to the GPU (vq-vae-2-pytorch's PixelSNAIL); a GPU mask or a host query is not reported",
+      code: py`
+        from functools import lru_cache
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        @lru_cache(maxsize=64)
+        def causal_mask(size):
+            mask = np.triu(np.ones([size, size]), k=1).astype(np.uint8).T
+            return torch.from_numpy(mask).unsqueeze(0)
+        class CausalAttention(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.query = nn.Linear(dim, dim)
+            def forward(self, query, key):
+                query = self.query(query)
+                mask = causal_mask(query.shape[1]).type_as(query)
+                same = self.mask_buffer.type_as(query)
+                host = torch.ones(3).type_as(torch.zeros(3))
+                return torch.matmul(query, key).masked_fill(mask == 0, -1e4) * same * host.sum()
+      `,
+      errors: [{ line: 15, messageIncludes: ["casts a host tensor to a GPU tensor's type", "on every forward pass", "`.to(query.device, non_blocking=True)`"] }],
+    },
+    {
       name: "a loop that runs the model on the batches it gathers until it has enough is a step loop still",
       code: py`
         import torch

@@ -120,6 +120,26 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "a loader that a function of the file builds and returns, whose batches a loop of the file moves to the GPU (LLaVA's `create_data_loader`); a factory whose loader is only counted is not reported",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from tqdm import tqdm
+        def create_data_loader(dataset, batch_size=1, num_workers=4):
+            data_loader = DataLoader(dataset, batch_size=batch_size, num_workers=num_workers, shuffle=False)
+            return data_loader
+        def make_counted(dataset):
+            return DataLoader(dataset, batch_size=4)
+        def eval_model(model, dataset, questions):
+            data_loader = create_data_loader(dataset)
+            for (input_ids, image_tensor), line in tqdm(zip(data_loader, questions), total=len(questions)):
+                input_ids = input_ids.to(device="cuda", non_blocking=True)
+                output = model(input_ids, image_tensor)
+            print(len(make_counted(dataset)))
+      `,
+      errors: [{ line: 5, messageIncludes: ["moved to the GPU at line 12"] }],
+    },
+    {
       name: "a loader that a Lightning hook builds is moved batch by batch by the Trainer; one pinned, one of a class that is not Lightning's, or one built outside the hooks is not reported",
       code: py`
         import pytorch_lightning as pl

@@ -138,7 +138,7 @@ interface TextFlags {
 }
 let lastFlags: { text: string; flags: TextFlags } | undefined;
 
-const MODULE_BASE = /(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict)$|Model$|Net$|Network$|Layer$|Block$|Encoder$|Decoder$|Head$|Attention$|MLP$|Loss$/;
+const MODULE_BASE = /(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict|Metric)$|Model$|Net$|Network$|Layer$|Block$|Encoder$|Decoder$|Head$|Attention$|MLP$|Loss$/;
 
 /** The classes of one top-level statement, with what each declares of itself; reused while the statement is unchanged. */
 interface DeclaredClass {
@@ -231,8 +231,10 @@ function collectMembers(info: ClassInfo, text: string): void {
         const callee = childByField(node, "function");
         if (!callee || callee.type !== "attribute") continue;
         const method = text.slice(childByField(callee, "attribute")!.start, callee.end);
-        if (method !== "register_buffer" && method !== "register_parameter") continue;
-        const [nameArgument] = positionalArguments(node);
+        // torchmetrics' `self.add_state("cer", default=torch.tensor(0), ...)`: a buffer of the metric module (a list default is no tensor).
+        const [nameArgument, defaultArgument] = positionalArguments(node);
+        const stateDefault = method === "add_state" ? (keywordArgument(node, "default", text) ?? defaultArgument) : undefined;
+        if (method !== "register_buffer" && method !== "register_parameter" && !(stateDefault && /^torch\.(tensor|zeros|ones|full|empty)\(/.test(text.slice(stateDefault.start, stateDefault.end)))) continue;
         const nameLiteral = nameArgument ? unparenthesized(nameArgument) : undefined;
         if (nameLiteral?.type === "string") info.tensorAttributes.add(ownString(stringValue(text.slice(nameLiteral.start, nameLiteral.end))));
       }

@@ -1132,6 +1132,12 @@ export class TensorEvidence {
     // object of unknown kind may have Python settings as attributes (`net.label_dim`).
     const whole = receiver.kind === "batch" ? { moved: true } : {};
     if (method === "cuda") return { kind: "gpu", reason: "moved to the GPU with `.cuda()`", ...whole };
+    // `mask.type_as(query)`: cast to the other tensor's type, which names its device.
+    if (method === "type_as") {
+      const [other] = positionalArguments(node);
+      const target = other ? this.of(other) : UNKNOWN;
+      if (target.kind === "gpu" || target.kind === "cpu") return evidence(target.kind, `cast with \`.type_as(${this.text(other!)})\` (${target.reason})`);
+    }
     if (method === "to") {
       const target = this.deviceArgument(node);
       if (target) {

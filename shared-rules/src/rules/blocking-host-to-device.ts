@@ -23,7 +23,7 @@ export const blockingHostToDevice: Rule = {
     code: "SYN201",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `gpu_tensor.copy_(host_tensor)`, `gpu_tensor[i:j] = host_tensor`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
+    description: "`.to(device)`/`.cuda()` (or `.type(torch.cuda.FloatTensor)`) without `non_blocking=True`, `host_tensor.type_as(gpu_tensor)`, `gpu_tensor.copy_(host_tensor)`, `gpu_tensor[i:j] = host_tensor`, `torch.tensor(..., device=...)`, `x.new_tensor(...)`, `torch.as_tensor(host_data, device=...)` or `torch.cuda.FloatTensor(host_data)` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: true,
@@ -32,6 +32,7 @@ export const blockingHostToDevice: Rule = {
       copy: "`{{expression}}` {{where}} copies host memory to the GPU{{assumption}} and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
       setitem: "`{{expression}}` {{where}} copies a host tensor into a GPU tensor with a blocking copy, {{frequency}}; build the values on the GPU, or copy them with `.copy_(src, non_blocking=True)` from pinned memory.",
+      typeAs: "`{{expression}}` {{where}} casts a host tensor to a GPU tensor's type, a blocking copy to the GPU, {{frequency}}; keep the tensor on the device, or copy it with `.to({{other}}.device, non_blocking=True)` from pinned memory.",
     },
     mechanism: [
       "**Host tensor** — the data is (or is first built as) a tensor in pageable host memory.",
@@ -63,7 +64,7 @@ export const blockingHostToDevice: Rule = {
         "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
         "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
         "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`).",
-      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy", "§7 a copy of no elements copies nothing"],
+      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy", "§7 a copy of no elements copies nothing", "§7 `t.type_as(other)` with `other` on a CUDA device copies a host `t` with a blocking copy"],
     },
   },
   create(context) {
@@ -227,6 +228,14 @@ export const blockingHostToDevice: Rule = {
           } else if (positional(node).length > 1) return;
           if (!isHostData(node, call.receiver) || movesOwnAttribute(node)) return;
           return reportCopy(node, call);
+        }
+        // `mask.type_as(query)`: `mask.type(query.type())`, a blocking copy of host data to the GPU (§7).
+        if (call && call.method === "type_as") {
+          const [other] = positional(node);
+          const target = other && context.analysis.tensorEvidence(other);
+          if (target?.kind !== "gpu" || !HOST_KINDS.has(context.analysis.tensorEvidence(call.receiver).kind) || movesOwnAttribute(node)) return;
+          context.report({ node, range: call.range, messageId: "typeAs", data: { expression: shortText(node, context, 50), other: shortText(other!, context, 30) }, evidence: target });
+          return;
         }
         // `gpu_buffer.copy_(host_tensor)`: the same blocking copy as `.to(device)`, into a tensor already on the GPU.
         if (call && call.method === "copy_") {

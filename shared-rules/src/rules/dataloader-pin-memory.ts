@@ -1,6 +1,6 @@
 import type { Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, forEachNode, returnStatementsOf, unparenthesized } from "../syntax";
-import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { identifiersNamed, resolveBinding, scopeOf } from "../analysis/scopes";
 import { loopStatementAround } from "../analysis/hot-paths";
 import { acceleratePrepared } from "../analysis/tensor-evidence";
 import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
@@ -16,7 +16,7 @@ export const dataloaderPinMemory: Rule = {
     code: "SYN202",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches, or that a Lightning `train_dataloader`-style hook builds for the Trainer to move, or that a function returns to another file of the project which moves its batches (`data_loader = get_loader(...)`).",
+    description: "A `DataLoader` created without `pin_memory=True` (where the default options build it) whose batches are moved to a GPU in this file (the batch itself, or what is read from it: `batch[\"img\"]`, `x, y = batch`, not a tensor computed beside it), or that is handed to another file's function together with a GPU device, or to `accelerator.prepare(...)`, which moves its batches, or that a Lightning `train_dataloader`-style hook builds for the Trainer to move, or that a function returns to another function of the file, or to another file of the project, which moves its batches (`data_loader = get_loader(...)`).",
     hotPathOnly: false,
     breaksCompiledGraph: false,
     fixable: true,
@@ -55,7 +55,7 @@ export const dataloaderPinMemory: Rule = {
         if (childByField(node, "arguments")?.children.some((a) => a.type === "dictionary_splat")) return; // may come from **kwargs
         // `if args.train_subset: train_loader = DataLoader(...)` with the option off by default.
         if (context.analysis.hotPaths.neverRunsByDefault(node)) return;
-        const move = deviceMoveOfBatches(node, context);
+        const move = deviceMoveOfBatches(node, context) ?? movedThroughFactory(node, context);
         const prepare = move ? undefined : preparedByAccelerate(node, context);
         const where = move?.node ?? prepare;
         const callee = childByField(node, "function")!;
@@ -122,15 +122,39 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
  * when another file of the project moves that loader's batches to a GPU (`LoaderFactory`): what to say of where.
  */
 function movedByAnotherFile(call: SyntaxNode, context: RuleContext): { factory: string; where: string } | undefined {
-  const fn = enclosingFunctionOf(call);
+  const fn = loaderFactoryOf(call, context);
   const where = fn && context.analysis.hotPaths.loaderMovedBy(fn);
-  if (!fn || !where) return undefined;
+  return fn && where ? { factory: context.text(childByField(fn, "name")!), where } : undefined;
+}
+
+/** The function that builds the loader and returns it (`return DataLoader(...)`, or the name it is assigned to). */
+function loaderFactoryOf(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  const fn = enclosingFunctionOf(call);
+  if (!fn) return undefined;
   const target = loaderTarget(call);
   const returned = returnStatementsOf(fn).some((statement) => {
     const value = statement.children[0] && unparenthesized(statement.children[0]);
     return value === call || (!!target && !!value && context.text(value) === context.text(target));
   });
-  return returned ? { factory: context.text(childByField(fn, "name")!), where } : undefined;
+  return returned ? fn : undefined;
+}
+
+/**
+ * `def create_data_loader(...): ...; return data_loader`, then `data_loader = create_data_loader(...)` in a
+ * function of the same file whose loop moves its batches to a GPU (LLaVA's `model_vqa_loader.py`).
+ */
+function movedThroughFactory(call: SyntaxNode, context: RuleContext): BatchMove | undefined {
+  const fn = loaderFactoryOf(call, context);
+  const name = fn && enclosingFunctionOf(fn) === undefined && !enclosingClassOf(fn) ? context.text(childByField(fn, "name")!) : undefined;
+  if (!name) return undefined;
+  for (const identifier of identifiersNamed(context.analysis.source.text, name, context.analysis.tree.root)) {
+    const made = identifier.field === "function" ? identifier.parent : undefined;
+    const assigned = made?.type === "call" && made.field === "right" && made.parent?.type === "assignment" ? childByField(made.parent, "left") : undefined;
+    if (!assigned || (assigned.type !== "identifier" && assigned.type !== "attribute")) continue;
+    const move = loopMovingBatches(scopeOf(made!, context.analysis.scopes).node, context.text(assigned), context, 1);
+    if (move) return move;
+  }
+  return undefined;
 }
 
 /** The DataLoader hooks of a `LightningModule` or a `LightningDataModule`: the Trainer moves the batches of the loaders they return. */
