@@ -2655,4 +2655,21 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [10]);
   });
+
+  it("a call of a name that a local import rebinds (`from helpers import item_of` in the function) calls that import, not the file's function of that name (YOLOv7's `from thop import profile` beside its own `profile()`)", () => {
+    const code = py`
+      import torch
+      def item_of(x):
+          return x.item()
+      def train(model, loader, optimizer):
+          from helpers import item_of
+          for batch in loader:
+              loss = model(batch.cuda(non_blocking=True)).mean()
+              loss.backward()
+              optimizer.step()
+              print(item_of(loss))
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+    assert.deepStrictEqual(findings(code.replace(/ *from helpers import item_of\n/, ""), "item-in-hot-path").map((f) => f.line), [3]);
+  });
 });

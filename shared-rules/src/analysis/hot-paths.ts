@@ -784,7 +784,16 @@ export class HotPaths {
 
   /** The calls of `fn` in this file, but for its own recursive ones. */
   private callsFromOutside(fn: SyntaxNode): SyntaxNode[] {
-    return this.callSitesOf(fn).filter((call) => !contains(fn, call));
+    return this.callSitesOf(fn).filter((call) => !contains(fn, call) && !this.callsAnotherNamedSo(call));
+  }
+
+  /** `from thop import profile` in a function, then `profile(model)` there: a call of another `profile` than the file's. */
+  private callsAnotherNamedSo(call: SyntaxNode): boolean {
+    const callee = childByField(call, "function");
+    if (callee?.type !== "identifier") return false;
+    const binding = resolveBinding(this.text(callee), call.start, scopeOf(call, this.env.scopes));
+    // Not a parameter named so: a function is often passed under its own name (point-e's `denoiser`).
+    return binding?.kind === "import";
   }
 
   private callsOfParameterFunction(parameter: Binding): SyntaxNode[] {

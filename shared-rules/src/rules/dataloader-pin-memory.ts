@@ -117,10 +117,7 @@ function preparedByAccelerate(call: SyntaxNode, context: RuleContext): SyntaxNod
   return prepare;
 }
 
-/**
- * The function that builds the loader and returns it (`return DataLoader(...)`, or the name it is assigned to),
- * when another file of the project moves that loader's batches to a GPU (`LoaderFactory`): what to say of where.
- */
+/** The loader's factory (`loaderFactoryOf`), when another file of the project moves its batches to a GPU (`LoaderFactory`): what to say of where. */
 function movedByAnotherFile(call: SyntaxNode, context: RuleContext): { factory: string; where: string } | undefined {
   const fn = loaderFactoryOf(call, context);
   const where = fn && context.analysis.hotPaths.loaderMovedBy(fn);
