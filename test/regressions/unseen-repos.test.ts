@@ -2672,4 +2672,27 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
     assert.deepStrictEqual(findings(code.replace(/ *from helpers import item_of\n/, ""), "item-in-hot-path").map((f) => f.line), [3]);
   });
+
+  it("a function that nothing in its file calls but that runs a backward pass itself runs once per training step (stylegan2-ada's `StyleGAN2Loss.accumulate_gradients`, built from a class name in a config); one with a loop of steps of its own does not", () => {
+    const code = py`
+      import torch
+      class StyleGAN2Loss:
+          def run_G(self, z):
+              ws = self.G_mapping(z)
+              cutoff = torch.empty([], dtype=torch.int64, device=ws.device).random_(1, ws.shape[1])
+              ws[:, cutoff:] = self.G_mapping(torch.randn_like(z))[:, cutoff:]
+              return self.G_synthesis(ws)
+          def accumulate_gradients(self, phase, real_img, gen_z):
+              img = self.run_G(gen_z)
+              loss = torch.nn.functional.softplus(-self.D(img)).mean()
+              loss.backward()
+          def fit(self, loader, optimizer):
+              print(self.summary.item())
+              for real_img, gen_z in loader:
+                  self.accumulate_gradients("Gmain", real_img, gen_z)
+                  optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code.replace(/ {4}def fit[\s\S]*/, ""), "implicit-host-read").map((f) => f.line), [6, 6]);
+    assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+  });
 });

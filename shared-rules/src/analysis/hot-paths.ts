@@ -608,6 +608,10 @@ export class HotPaths {
     const loopCall = calls.length === 0 ? this.passedToLoopFunction(fn, name) : undefined;
     if (loopCall)
       return { hot: true, where: `in ${label}, which \`${loopCall}(...)\` calls`, frequency: "on every sampling step", reason: `${label} is passed to \`${loopCall}\`, a function that runs a loop of model steps and calls it on each`, gpuCaller: true };
+    // `StyleGAN2Loss.accumulate_gradients(...)`, whose caller gets the object from a class name in a config: what
+    // runs a backward pass or an optimizer step itself, outside a loop of steps of its own, runs once per step.
+    if (calls.length === 0 && name !== "__init__" && !/^test_/.test(name) && !this.hasStepLoop(fn) && this.trains(fn))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `${label} runs a backward pass or an optimizer step, which happens once per training step` };
     // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
     // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).
     if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
