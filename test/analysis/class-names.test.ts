@@ -171,6 +171,42 @@ describe("classes the project never uses", () => {
       assert.deepStrictEqual(rulesAndLines(byString("models/nets.py")), [["implicit-host-read", 7], ["data-dependent-shape", 25]]);
     });
 
+    it("takes a class whose name starts with a lower-case word (`aLRPLoss`, YOLOv7's unused `autograd.Function`) for a class too: unused when nothing names it, used when another file does", async () => {
+      const loss = py`
+        import torch
+
+
+        class aLRPLoss(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, logits, targets):
+                if targets.sum().item() == 0:
+                    return logits.sum() * 0
+                return logits.mean()
+
+
+        class ComputeLoss:
+            def __call__(self, p, targets):
+                targets = targets.to(p.device, non_blocking=True)
+                return (p - targets).abs().mean()
+      `;
+      const train = (use: string) => py`
+        import torch
+        from utils.loss import ComputeLoss${use ? ", aLRPLoss" : ""}
+
+
+        def train(model, loader, optimizer):
+            compute_loss = ComputeLoss()
+            for x, y in loader:
+                loss = compute_loss(model(x.cuda(non_blocking=True)), y.cuda(non_blocking=True))${use}
+                loss.backward()
+                optimizer.step()
+      `;
+      const unused = await lintInMemory({ "utils/__init__.py": "", "utils/loss.py": loss, "train.py": train("") }, new Set());
+      assert.deepStrictEqual(rulesAndLines(unused("utils/loss.py")), []);
+      const used = await lintInMemory({ "utils/__init__.py": "", "utils/loss.py": loss, "train.py": train(" + aLRPLoss.apply(x, y)") }, new Set());
+      assert.deepStrictEqual(rulesAndLines(used("utils/loss.py")), [["item-in-hot-path", 7]]);
+    });
+
     it("keeps the classes of a module nothing loads (a script, a snippet): they may be used from outside the project", async () => {
       const result = await lintInMemory({ "snippet.py": NETS, "train.py": TRAIN.replace("from models.nets import Net", "from snippet import Net") }, new Set());
       assert.deepStrictEqual(rulesAndLines(result("snippet.py")), [["implicit-host-read", 7]]);

@@ -12,8 +12,12 @@
 import { SyntaxNode, childByField } from "../syntax";
 import { isProjectTarget } from "./cross-file";
 
-/** An identifier that may name a class: it starts with a capital letter (after underscores). */
-const CLASS_LIKE_NAME = /\b_*[A-Z][A-Za-z0-9_]*/g;
+/**
+ * An identifier that may name a class: it starts with a capital letter (after underscores), or with a lowercase
+ * word before one (`aLRPLoss`, YOLOv7's unused `autograd.Function`).
+ */
+const CLASS_LIKE_NAME = /\b_*(?:[A-Z]|[a-z]+[A-Z])[A-Za-z0-9_]*/g;
+const CLASS_LIKE_START = /^_*(?:[A-Z]|[a-z]+[A-Z])/;
 
 export interface NamesOfClasses {
   /** The class-like names the text holds outside its classes' bodies (and in the bodies of classes never taken for unused), sorted. */
@@ -39,7 +43,7 @@ export function namesOfClasses(root: SyntaxNode, text: string): NamesOfClasses {
     if (statement.type !== "class_definition") continue;
     const nameNode = childByField(statement, "name");
     const name = nameNode ? text.slice(nameNode.start, nameNode.end) : "";
-    if (!/^_*[A-Z]/.test(name)) continue;
+    if (!CLASS_LIKE_START.test(name)) continue;
     seen.set(name, (seen.get(name) ?? 0) + 1);
     definitions.push({ name, node: statement });
   }

@@ -24,10 +24,10 @@ interface Entry {
 const SEEDED = "\u0000with-entries";
 /**
  * What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files'
- * functions it moves, 3; its `sys.path` folders, 4; where the arguments of its calls to other files live, 5) must
- * not read older results.
+ * functions it moves, 3; its `sys.path` folders, 4; where the arguments of its calls to other files live, 5;
+ * class names that start with a lower-case word, 6) must not read older results.
  */
-const RESULT_FORMAT = 5;
+const RESULT_FORMAT = 6;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
