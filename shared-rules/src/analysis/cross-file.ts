@@ -233,7 +233,10 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
   // `class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs_labels_for_multimodal(...)`
   // in its `forward`: a method none of the file's classes defines comes from a base class another file defines.
   for (const [cls, info] of analysis.classes) {
-    const bases = (childByField(cls, "superclasses")?.children ?? []).flatMap((base) => (base.type === "identifier" && Object.prototype.hasOwnProperty.call(imports, text.slice(base.start, base.end)) ? [imports[text.slice(base.start, base.end)]] : []));
+    const bases = (childByField(cls, "superclasses")?.children ?? []).flatMap((base) => {
+      const name = base.type === "identifier" ? text.slice(base.start, base.end) : "";
+      return Object.prototype.hasOwnProperty.call(imports, name) ? [imports[name]] : [];
+    });
     if (bases.length === 0) continue;
     forEachNode(cls, (node) => {
       const callee = node.type === "call" ? childByField(node, "function") : undefined;

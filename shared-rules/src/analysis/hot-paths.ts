@@ -303,24 +303,26 @@ export class HotPaths {
     if (inherited?.hot) {
       return { ...inherited, where: `in the loop at line ${this.line(innermost.loop)} ${inherited.where}`, frequency: nestedFrequency(inherited.frequency), loop: innermost.loop };
     }
+    // The loops around the site, innermost first.
+    const loops = events.slice(firstLoop).filter((event): event is LoopEvent => "loop" in event).map((event) => event.loop);
     // `def sft_data_generator(): while True: ... yield inputs, targets`, whose batches a step loop takes with `next()`.
-    const yielding = fn && events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.yieldsInBody(event.loop));
+    const yielding = fn && loops.find((loop) => this.yieldsInBody(loop));
     const consumer = yielding && this.stepConsumerOf(fn!, depth);
     if (yielding && consumer) {
       return {
         ...consumer,
-        where: `in the loop at line ${this.line(yielding.loop)} of ${owner}, which yields once per iteration to ${consumer.where.replace(/^in /, "")}`,
-        frequency: yielding.loop === innermost.loop ? consumer.frequency : nestedFrequency(consumer.frequency),
-        reason: `${owner} yields a batch on each iteration of its loop at line ${this.line(yielding.loop)}, and ${consumer.reason}`,
+        where: `in the loop at line ${this.line(yielding)} of ${owner}, which yields once per iteration to ${consumer.where.replace(/^in /, "")}`,
+        frequency: yielding === innermost.loop ? consumer.frequency : nestedFrequency(consumer.frequency),
+        reason: `${owner} yields a batch on each iteration of its loop at line ${this.line(yielding)}, and ${consumer.reason}`,
         loop: innermost.loop,
       };
     }
-    const overWeights = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesWeights(loopIterable(event.loop), 0));
+    const overWeights = loops.find((loop) => this.iteratesWeights(loopIterable(loop), 0));
     if (overWeights)
-      return this.cold(owner, `its loop at line ${this.line(overWeights.loop)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
-    const overRanks = events.slice(firstLoop).find((event): event is LoopEvent => "loop" in event && this.iteratesRanks(loopIterable(event.loop), 0));
+      return this.cold(owner, `its loop at line ${this.line(overWeights)} goes over a model's weights or an optimizer's parameter groups outside any per-step code: a checkpoint, an export or a set-up, not a step`);
+    const overRanks = loops.find((loop) => this.iteratesRanks(loopIterable(loop), 0));
     if (overRanks)
-      return this.cold(owner, `its loop at line ${this.line(overRanks.loop)} goes over the processes of a distributed group, one item per rank: it runs once per gather, not per step`);
+      return this.cold(owner, `its loop at line ${this.line(overRanks)} goes over the processes of a distributed group, one item per rank: it runs once per gather, not per step`);
     if (this.runsAtConstruction(fn))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs while an object is built (in \`__init__\`, or a function only \`__init__\` calls), not per step`);
     // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
@@ -329,7 +331,6 @@ export class HotPaths {
     const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
     if (optional) return this.cold(owner, optional);
     // `for i in range(4):` in a self-check run once: a handful of waits, once; nothing to batch.
-    const loops = events.slice(firstLoop).filter((event): event is LoopEvent => "loop" in event).map((event) => event.loop);
     const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? Infinity), 1);
     if (iterations <= FEW_ITERATIONS)
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs ${iterations} times in all, outside any per-step code: a few waits, once`);
