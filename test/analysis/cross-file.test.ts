@@ -741,6 +741,32 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(onHost("utils/loss.py").findings, []);
     });
 
+    it("a GPU tensor that one hot caller passes, where the others' values are unknown, is on the GPU in the callee: its boolean masks read the GPU on that caller's path; a caller that passes host data leaves it unknown (YOLOv5's non_max_suppression)", async () => {
+      const general = py`
+        import torch
+
+        def non_max_suppression(prediction, conf_thres=0.25):
+            xc = prediction[..., 4] > conf_thres
+            return prediction[xc]
+      `;
+      const caller = (prediction: string) => py`
+        import torch
+        from tools import postprocess
+        from utils.general import non_max_suppression
+
+        def run(model, loader, device):
+            for im, _ in loader:
+                pred = ${prediction}
+                pred = non_max_suppression(pred)
+      `;
+      const detect = caller("model(im.to(device, non_blocking=True))");
+      const unknown = await lintInMemory({ "detect.py": detect, "val.py": caller("postprocess(model, im)"), "utils/general.py": general });
+      assert.deepStrictEqual(unknown("utils/general.py").findings.map((finding) => [finding.line, finding.rule]), [[5, "data-dependent-shape"]]);
+      assert.match(unknown("utils/general.py").findings[0].message, /`prediction\[xc\]`/);
+      const onHost = await lintInMemory({ "detect.py": detect, "val.py": caller("model(im.to(device, non_blocking=True)).cpu()"), "utils/general.py": general });
+      assert.deepStrictEqual(onHost("utils/general.py").findings, []);
+    });
+
     it("a method a class inherits from a base class of another file (`class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs(...)` in `forward`) runs on every forward pass where that file defines it (LLaVA's multimodal input preparation)", async () => {
       const result = await lintInMemory({
         "llava/model/llava_llama.py": py`

@@ -2617,6 +2617,24 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
   });
 
+  it("`if num_gpus > 1:` tests for several GPUs: its `else:` runs on one GPU, not without one (WaveGlow's single-GPU `loss.item()`); `if num_gpus == 0:` still tells a run without a GPU", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer, num_gpus):
+          for mel, audio in loader:
+              loss = model(mel.cuda(non_blocking=True), audio.cuda(non_blocking=True))
+              if num_gpus > 1:
+                  reduced_loss = reduce_tensor(loss.data, num_gpus).item()
+              else:
+                  reduced_loss = loss.item()
+              if num_gpus == 0:
+                  print(loss.item())
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [6, 8]);
+  });
+
   it("in `forward` and what it calls, `.to(device)` of a value of unknown kind in a loop is a copy only when the loop goes over what the function was given (detectron2's `for x in batched_inputs`), not over the model's own values (LLaVA's per-sample embeddings)", () => {
     const code = py`
       import torch

@@ -188,6 +188,23 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "a row of a mask (`xc[xi]`, `keep[:, 0]`) is a mask too (YOLOv5's non_max_suppression)",
+      code: py`
+        import torch
+        def detect(model, loader, device):
+            for im, _ in loader:
+                prediction = model(im.to(device, non_blocking=True))
+                xc = prediction[..., 4] > 0.25
+                for xi, x in enumerate(prediction):
+                    x = x[xc[xi]]
+                    first = x[xc[:, 0]]
+      `,
+      errors: [
+        { line: 7, messageIncludes: ["`x[xc[xi]]`", "selects with a boolean mask"] },
+        { line: 8, messageIncludes: ["`x[xc[:, 0]]`", "selects with a boolean mask"] },
+      ],
+    },
+    {
       name: "a view of a mask (`valid.view(-1)`) selects with the same booleans (RAFT's sequence loss)",
       code: py`
         import torch

@@ -308,6 +308,24 @@ ruleTester.run("implicit-host-read", {
       ],
     },
     {
+      name: "a padding or a size given by keyword (`F.pad(input=x, pad=[mx0, mx1])`, `torch.zeros(size=...)`) is read the same way (stylegan3's augment pipe)",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        def train(loader, model):
+            for x, targets in loader:
+                out = model(x.cuda(non_blocking=True))
+                mx0, mx1 = out.amax(0)[:2].ceil().to(torch.int32)
+                padded = torch.nn.functional.pad(input=out, pad=[mx0, mx1], mode="reflect")
+                grown = F.pad(out, pad=(0, 2))
+                empty = torch.zeros(size=(mx0, 3), device=out.device)
+      `,
+      errors: [
+        { line: 7, messageIncludes: ["`torch.nn.functional.pad(input=out, pad=…`", "where PyTorch needs a Python integer"] },
+        { line: 9, messageIncludes: ["`torch.zeros(size=(mx0, 3), device=out.d…`"] },
+      ],
+    },
+    {
       name: "a `forward` input used only as a tensor is still a tensor, whatever the function does with its other inputs",
       code: py`
         import torch

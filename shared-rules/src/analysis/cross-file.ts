@@ -26,7 +26,7 @@ export interface HotEntry {
   arguments?: PassedArguments;
   /** No hot caller passes anything that may be a tensor (every argument a number, a string, an array...). */
   tensorFree?: boolean;
-  /** Where what every hot caller passes lives, where they agree (`argumentKindsOf`). */
+  /** Where what the hot callers pass lives, where they agree (`agreedKinds`). */
   argumentKinds?: ArgumentKinds;
 }
 
@@ -383,11 +383,18 @@ function argumentKindsOf(call: SyntaxNode, analysis: FileAnalysis): ArgumentKind
   return Object.keys(kinds).length > 0 ? kinds : undefined;
 }
 
-/** The argument kinds two sets of calls agree on, if any. */
+/**
+ * The argument kinds two sets of calls agree on, if any (a key left out: the calls do not know). A GPU tensor
+ * passed by some hot calls, and by none of the others known to be on the host, is on the GPU on those calls' path,
+ * where whatever it costs in the callee is paid each time; host memory must be what every call passes.
+ */
 export function agreedKinds(a: ArgumentKinds | undefined, b: ArgumentKinds | undefined): ArgumentKinds | undefined {
-  if (!a || !b) return undefined;
   const agreed: Record<string, ArgumentKind> = {};
-  for (const key of Object.keys(a)) if (b[key] === a[key]) agreed[key] = a[key];
+  for (const key of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
+    const kinds = [a?.[key], b?.[key]];
+    if (kinds[0] === kinds[1]) agreed[key] = kinds[0]!;
+    else if (kinds.includes("gpu") && kinds.includes(undefined)) agreed[key] = "gpu";
+  }
   return Object.keys(agreed).length > 0 ? agreed : undefined;
 }
 

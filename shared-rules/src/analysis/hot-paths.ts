@@ -768,8 +768,8 @@ export class HotPaths {
   }
 
   /**
-   * Where the values that every hot call from another file passes for `parameter` live, when they all agree and
-   * the file does not call the function itself: `visualizer.draw(labels=labels.cpu())` in a training script
+   * Where the values that the hot calls from other files pass for `parameter` live, where they agree
+   * (`agreedKinds`) and the file does not call the function itself: `visualizer.draw(labels=labels.cpu())` in a training script
    * passes host data; `compute_loss(pred, targets.to(device))` a GPU tensor.
    */
   argumentKindFromOtherFile(parameter: Binding): ArgumentKind | undefined {
@@ -1473,11 +1473,13 @@ export class HotPaths {
       case "comparison_operator": {
         if (node.tokens.length !== 1 || node.children.length !== 2) return undefined;
         const [left, right] = node.children;
-        // `args.n_gpu > 0`, `cfg.NUM_GPUS >= 1` (CUDA only); `num_gpus == 0` (never beside one).
+        // `args.n_gpu > 0`, `cfg.NUM_GPUS >= 1` (CUDA only); `num_gpus == 0` (never beside one). Only a test of
+        // "any GPU at all" says what its other branch runs on: `if num_gpus > 1:` (several GPUs) leaves one GPU to
+        // the `else:`.
         if (right.type === "integer" && CUDA_FLAG_NAME.test(lastName(this.text(left)))) {
           const bound = Number(this.text(right));
-          const holds = { ">": bound >= 0, ">=": bound >= 1, "!=": bound === 0, "==": bound >= 1 }[node.tokens[0]];
-          const fails = { "==": bound === 0, "<": bound <= 1, "<=": bound === 0 }[node.tokens[0]];
+          const holds = { ">": bound === 0, ">=": bound === 1, "!=": bound === 0 }[node.tokens[0]];
+          const fails = { "==": bound === 0, "<": bound === 1, "<=": bound === 0 }[node.tokens[0]];
           return holds ? "cuda" : fails ? "other" : undefined;
         }
         const literal = [left, right].map((side) => (side.type === "string" ? this.text(side).replace(/^[rbuf]*["']|["']$/gi, "") : undefined));

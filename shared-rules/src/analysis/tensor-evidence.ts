@@ -62,7 +62,7 @@ export interface EvidenceEnvironment {
   passedByEveryCall?: (parameter: Binding) => SyntaxNode[] | undefined;
   /** A function of the file assigned as a module's `forward` (`LlamaAttention.forward = forward`). */
   replacesForward?: (fn: SyntaxNode) => boolean;
-  /** Where the values that the hot calls from other files pass for the parameter live, if they agree (`ArgumentKind`). */
+  /** Where the values that the hot calls from other files pass for the parameter live, if they agree (`agreedKinds`). */
   argumentKindFromOtherFile?: (parameter: Binding) => ArgumentKind | undefined;
   /** Whether a test holds only with a CUDA device ("cuda") or only without one ("other"): `if cfg.NUM_GPUS:`, `if device == "mps":`. */
   deviceTest?: (condition: SyntaxNode) => "cuda" | "other" | undefined;
@@ -765,7 +765,7 @@ export class TensorEvidence {
   private passedFromOtherFile(parameter: Binding): Evidence | undefined {
     const kind = this.env.argumentKindFromOtherFile?.(parameter);
     if (!kind) return undefined;
-    return evidence(kind, `every hot call from another file passes \`${parameter.name}\` ${kind === "gpu" ? "on the GPU" : "in host memory"}`);
+    return evidence(kind, kind === "gpu" ? `hot calls from other files pass \`${parameter.name}\` on the GPU` : `every hot call from another file passes \`${parameter.name}\` in host memory`);
   }
 
   /** A loader parameter: one that puts its batches on the device when every call passes such (`fit(fabric, train_dataloader)` with what Fabric's `setup_dataloaders` returned). */

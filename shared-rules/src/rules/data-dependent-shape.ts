@@ -200,7 +200,7 @@ function namedLikeMask(name: string): boolean {
 /** Methods that give the same elements in another shape, or a copy of them. */
 const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
 
-/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, or a tensor named like a mask. */
+/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, a selection from one, or a tensor named like a mask. */
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);
@@ -240,6 +240,11 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       if (binding?.kind === "parameter" && passedIndices(binding, context, depth)) return false;
       if (namedLikeMask(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
+      return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
+    }
+    case "subscript": {
+      // `xc[xi]`, `valid[:, 0]`: whatever selects from a boolean tensor gives booleans.
+      const value = childByField(node, "value");
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
     }
     case "attribute": {

@@ -11,7 +11,7 @@ const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|sqrt|exp|fabs|isclose)$/;
 
 /** Tensor methods whose arguments are sizes, counts or lengths (integer lists or integers). */
 const SIZE_METHOD = /^(view|reshape|expand|repeat|new_zeros|new_ones|new_empty|new_full|narrow|topk|unflatten|resize_)$/;
-/** Functions whose positional arguments are sizes (`torch.zeros(n, 3)`), or, for `pad`, whose second one is. */
+/** Functions whose positional arguments (or `size=`) are sizes (`torch.zeros(n, 3)`), or, for `pad`, whose second one (or `pad=`) is. */
 const SIZE_FUNCTION = /^torch\.(zeros|ones|empty|rand|randn|randperm|eye)$/;
 const PAD_FUNCTION = /^torch\.nn\.functional\.pad$/;
 
@@ -112,6 +112,12 @@ export const implicitHostRead: Rule = {
       if (condition) reportCondition(condition, `${keyword} ${shortText(condition, context, 30)}`);
     };
 
+    /** `pad=[mx0, mx1]` as given by keyword, if it is. */
+    const keywordValue = (call: SyntaxNode, name: string): SyntaxNode[] => {
+      const value = keyword(call, name, context);
+      return value ? [value] : [];
+    };
+
     /** The arguments of `call` that PyTorch reads as integers: a size method's, a size function's, a padding; list and tuple elements too. */
     function sizeArguments(call: SyntaxNode, name: string): SyntaxNode[] {
       const callee = childByField(call, "function");
@@ -122,8 +128,8 @@ export const implicitHostRead: Rule = {
         if (!isTensorEvidence(evidenceOf(receiver), context)) return [];
         // `new_full(size, fill_value)`: the fill value is a Scalar, read the same way.
         given = positional(call);
-      } else if (SIZE_FUNCTION.test(name)) given = positional(call);
-      else if (PAD_FUNCTION.test(name)) given = positional(call).slice(1, 2);
+      } else if (SIZE_FUNCTION.test(name)) given = [...positional(call), ...keywordValue(call, "size")];
+      else if (PAD_FUNCTION.test(name)) given = [...positional(call).slice(1, 2), ...keywordValue(call, "pad")];
       else return [];
       return given.flatMap((argument) => (argument.type === "list" || argument.type === "tuple" ? argument.children : [argument]));
     }
