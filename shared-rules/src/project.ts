@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import { agreedKinds, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
+import { agreedKinds, sameArguments, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
 
 /** How many files deep a chain of hot calls is followed. */
@@ -121,7 +121,7 @@ export class ProjectModules {
  * `unreferencedClassesOf`).
  */
 export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, unreferenced?: ReadonlyMap<string, readonly string[]>): Map<string, HotEntries> {
-  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory>>();
+  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass>>();
   const callers = [...linksByFile.keys()].sort();
   for (const caller of callers) {
     for (const call of linksByFile.get(caller)!.calls) {
@@ -137,10 +137,11 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const known = entries.get(name) as HotEntry | undefined;
       if (known) {
         // Another hot caller: what the first passes no longer tells what the function receives.
-        const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, ...rest } = known;
+        const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, constructed: _constructed, ...rest } = known;
         const tensorFree = known.tensorFree && !call.tensors;
         const argumentKinds = agreedKinds(known.argumentKinds, call.argumentKinds);
-        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}) });
+        const constructed = sameArguments(known.constructed, call.constructed) ? known.constructed : undefined;
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(constructed ? { constructed } : {}) });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -153,6 +154,8 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         ...(call.repeated ? {} : { arguments: call.arguments }),
         ...(call.tensors ? {} : { tensorFree: true }),
         ...(call.argumentKinds ? { argumentKinds: call.argumentKinds } : {}),
+        // What constructing an instance passed is its class's: not for a method another class inherits.
+        ...(call.constructed && name === callee.name ? { constructed: call.constructed } : {}),
       });
     }
   }
@@ -167,6 +170,21 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       if (entries.has(name)) continue;
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
       entries.set(name, { loaderMovedBy: `\`${relative}\` calls it at line ${loader.line} and moves the loader's batches to the GPU at line ${loader.movedAt}` });
+    }
+  }
+  // The constructions of each class that keeps options (`self.autobalance = autobalance`), from every other file,
+  // where they can settle its branches: a hot caller of its methods constructs the instance (`HotEntry.constructed`).
+  for (const caller of callers) {
+    for (const [target, constructions] of Object.entries(linksByFile.get(caller)!.constructions ?? {})) {
+      const callee = modules.resolveDefinition(caller, target, (file) => linksByFile.get(file));
+      if (!callee || callee.file === caller || !linksByFile.get(callee.file)?.options?.[callee.name]) continue;
+      const entries = found.get(callee.file);
+      const methods = [...(entries?.entries() ?? [])].filter(([name]) => name.startsWith(`${callee.name}.`));
+      if (!entries || !methods.some(([, entry]) => "constructed" in entry)) continue;
+      const known = entries.get(callee.name) as ConstructedClass | undefined;
+      const all = [...(known?.constructions ?? []), ...constructions];
+      const distinct = [...new Map(all.map((passed) => [JSON.stringify(passed), passed])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      entries.set(callee.name, { constructions: distinct.map(([, passed]) => passed) });
     }
   }
   for (const [file, classes] of unreferenced ?? []) {

@@ -767,6 +767,81 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(onHost("utils/general.py").findings, []);
     });
 
+    it("an option an object keeps from its construction (`self.gr, self.autobalance = 1.0, autobalance`, then `if self.autobalance:`) settles the branch when every construction in the project passes the same literal or leaves the default, and the hot caller constructs the instance (YOLOv5's ComputeLoss)", async () => {
+      const loss = py`
+        import torch
+
+        class ComputeLoss:
+            def __init__(self, model, autobalance=False):
+                self.gr, self.autobalance = 1.0, autobalance
+                self.balance = [4.0, 1.0, 0.4]
+                for k in "na", "nc":
+                    setattr(self, k, getattr(model, k))
+
+            def __call__(self, p, targets):
+                total = torch.zeros(1, device=targets.device)
+                for i, pi in enumerate(p):
+                    obji = pi.sum()
+                    total += obji
+                    if self.autobalance:
+                        self.balance[i] = self.balance[i] * 0.9999 + 0.0001 / obji.detach().item()
+                return total
+      `;
+      const train = (construction: string) => py`
+        import torch
+        from utils.loss import ComputeLoss
+
+        def train(model, loader, optimizer, device, opt):
+            compute_loss = ${construction}
+            for imgs, targets in loader:
+                pred = model(imgs.to(device, non_blocking=True))
+                loss = compute_loss(pred, targets.to(device, non_blocking=True))
+                loss.backward()
+                optimizer.step()
+      `;
+      const lines = (result: (name: string) => LintResult) => result("utils/loss.py").findings.map((finding) => finding.line);
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "utils/loss.py": loss })), []);
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model, autobalance=False)"), "utils/loss.py": loss })), []);
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model, autobalance=True)"), "utils/loss.py": loss })), [16]);
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model, opt.autobalance)"), "utils/loss.py": loss })), [16]);
+      // Another construction elsewhere, even off the hot path, may set it.
+      const other = py`
+        from utils.loss import ComputeLoss
+
+        def make(model):
+            return ComputeLoss(model, autobalance=True)
+      `;
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "tools/other.py": other, "utils/loss.py": loss })), [16]);
+      // An attribute that the file also sets elsewhere is no option of the construction.
+      const reset = loss.replace("        return total", "        self.autobalance = True\n        return total");
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "utils/loss.py": reset })), [16]);
+      const anyAttribute = loss.replace('for k in "na", "nc":', "for k in model.names:");
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "utils/loss.py": anyAttribute })), [16]);
+    });
+
+    it("a class whose methods run hot on instances no construction of the project makes (a library's callback, run by its trainer's hooks) keeps its options' branches, whatever the project's own constructions pass", async () => {
+      const callback = py`
+        import torch
+        from lightning.pytorch.callbacks import Callback
+
+        class Checkpoint(Callback):
+            def __init__(self, monitor=None):
+                self.monitor = monitor
+
+            def on_train_batch_end(self, trainer, outputs):
+                if self.monitor:
+                    torch.cuda.synchronize()
+      `;
+      const connector = py`
+        from callbacks.checkpoint import Checkpoint
+
+        def default_callbacks():
+            return [Checkpoint()]
+      `;
+      const result = await lintInMemory({ "callbacks/checkpoint.py": callback, "trainer/connector.py": connector });
+      assert.deepStrictEqual(result("callbacks/checkpoint.py").findings.map((finding) => [finding.line, finding.rule]), [[10, "explicit-synchronize"]]);
+    });
+
     it("a method a class inherits from a base class of another file (`class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs(...)` in `forward`) runs on every forward pass where that file defines it (LLaVA's multimodal input preparation)", async () => {
       const result = await lintInMemory({
         "llava/model/llava_llama.py": py`

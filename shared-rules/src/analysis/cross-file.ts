@@ -28,6 +28,11 @@ export interface HotEntry {
   tensorFree?: boolean;
   /** Where what the hot callers pass lives, where they agree (`agreedKinds`). */
   argumentKinds?: ArgumentKinds;
+  /**
+   * For a method called on an instance that the hot caller constructs (`compute_loss = ComputeLoss(model)`, then
+   * `compute_loss(pred, targets)`): what the construction passes, where every hot caller's is the same.
+   */
+  constructed?: PassedArguments;
 }
 
 /** Where a value passed to a function lives, when the caller knows: in host memory, or on the GPU. */
@@ -41,6 +46,14 @@ export interface UnreferencedClass {
   unreferenced: true;
 }
 
+/**
+ * A class of the file that keeps options from its construction (`ModuleLinks.options`), and what its
+ * constructions in other files pass (`ComputeLoss(model)`), each once.
+ */
+export interface ConstructedClass {
+  constructions: PassedArguments[];
+}
+
 /** A function of the file that returns a loader whose batches another file moves to a GPU (`get_loader(...)` in `train.py`). */
 export interface LoaderFactory {
   /** Where, as a phrase: "`train.py` calls it at line 40 and moves the loader's batches to the GPU at line 45". */
@@ -51,7 +64,7 @@ export interface LoaderFactory {
  * What the project tells a file of its names: the functions other files call from hot paths, by their name in
  * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes no other file names, by class name.
  */
-export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory>>;
+export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass>>;
 
 /** A call from a hot site of this file to something it imports from the project. */
 export interface ProjectCall {
@@ -73,6 +86,8 @@ export interface ProjectCall {
   tensors: boolean;
   /** An attribute read (`meter.avg`), not a call: it runs the callee only if that is a `@property`. */
   read?: true;
+  /** What constructing the instance the method is called on passes (`ComputeLoss(model)`), where every such call in this file constructs alike. */
+  constructed?: PassedArguments;
 }
 
 export interface ModuleLinks {
@@ -99,6 +114,10 @@ export interface ModuleLinks {
   loaders?: LoaderCall[];
   /** Folders the file puts on `sys.path` (`sys.path.append("core")`), as written: its imports may name modules there. */
   searchPaths?: string[];
+  /** By class, the `__init__` parameters kept on `self` and tested in the class (`if self.autobalance:`) (`constructorOptions`). */
+  options?: Record<string, string[]>;
+  /** By callee as imported (`utils.loss.ComputeLoss`), what each call of a project class in this file passes, each once. */
+  constructions?: Record<string, PassedArguments[]>;
 }
 
 /** A call of a project function that returns a loader, whose batches the calling file moves to a GPU. */
@@ -164,6 +183,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
   const imports: Record<string, string> = {};
   const byTarget = new Map<string, ProjectCall>();
   const loaders = new Map<string, LoaderCall>();
+  const constructions = new Map<string, Map<string, PassedArguments>>();
   const line = (node: SyntaxNode) => analysis.source.position(node.start).line + 1;
   // `train_loader = data.get_loader(...)`: named for a loader, or made by a function named for one.
   const recordLoader = (call: SyntaxNode, target: string) => {
@@ -174,7 +194,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     if (move) loaders.set(target, { target, line: line(call), movedAt: line(move) });
   };
 
-  const record = (call: SyntaxNode, target: string, read?: true) => {
+  const record = (call: SyntaxNode, target: string, read?: true, constructed?: PassedArguments) => {
     const site: SiteContext = analysis.contextOf(call);
     // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
     // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
@@ -187,6 +207,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       const kinds = agreedKinds(known.argumentKinds, argumentKindsOf(call, analysis));
       if (kinds) known.argumentKinds = kinds;
       else delete known.argumentKinds;
+      if (!sameArguments(known.constructed, constructed)) delete known.constructed;
       return;
     }
     const argumentKinds = argumentKindsOf(call, analysis);
@@ -202,6 +223,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       ...(argumentKinds ? { argumentKinds } : {}),
       tensors: passesTensors(call, analysis),
       ...(read ? { read } : {}),
+      ...(constructed ? { constructed } : {}),
     });
   };
 
@@ -223,10 +245,17 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       const called = calledThrough(node, text);
       if (!called) continue;
       const callee = `${target}${called.path}`;
+      // `compute_loss = ComputeLoss(model)`, hot or not: what the class keeps may settle its methods' branches.
+      const constructed = CLASS_NAME.test(lastName(callee)) ? passedArguments(called.call, text) : undefined;
+      if (constructed) {
+        const known = constructions.get(callee) ?? constructions.set(callee, new Map()).get(callee)!;
+        known.set(JSON.stringify(constructed), constructed);
+      }
       recordLoader(called.call, callee);
       record(called.call, callee);
-      // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance.
-      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read);
+      // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance, and what
+      // constructing it passed.
+      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read, constructed);
     }
   });
   const { functions, properties } = importableFunctions(root, text);
@@ -253,6 +282,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
+  const options = constructorOptions(analysis);
   return {
     calls,
     imports,
@@ -261,7 +291,27 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...(properties.length > 0 ? { properties } : {}),
     ...(loaders.size > 0 ? { loaders: [...loaders.values()].sort((a, b) => a.line - b.line) } : {}),
     ...searchPathsOf(text),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+    ...(constructions.size > 0 ? { constructions: Object.fromEntries([...constructions].map(([callee, passed]) => [callee, [...passed.values()]])) } : {}),
   };
+}
+
+/** A class's name, by Python's convention (`ComputeLoss`, `_Sampler`). */
+const CLASS_NAME = /^_*[A-Z]/;
+
+/**
+ * By top-level class, the parameters of its `__init__` that it keeps as attributes of `self` under which a test of
+ * the class reads them (`self.autobalance = autobalance`, then `if self.autobalance:`): what other files'
+ * constructions pass for them may settle those tests (`HotPaths.constructorOption`).
+ */
+function constructorOptions(analysis: FileAnalysis): Record<string, string[]> {
+  const options: Record<string, string[]> = {};
+  for (const cls of analysis.classes.keys()) {
+    if (cls.parent?.type !== "module" && cls.parent?.parent?.type !== "module") continue;
+    const kept = analysis.hotPaths.constructorOptionsOf(cls);
+    if (kept.length > 0) options[analysis.text(childByField(cls, "name")!)] = kept;
+  }
+  return options;
 }
 
 const SYS_PATH_ADDITION = /\bsys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?[rRuU]?(["'])([^"'\n]+)\1\s*\)/g;
@@ -381,6 +431,11 @@ function argumentKindsOf(call: SyntaxNode, analysis: FileAnalysis): ArgumentKind
     if (ARGUMENT_KINDS.has(kind)) kinds[key] = kind as ArgumentKind;
   }
   return Object.keys(kinds).length > 0 ? kinds : undefined;
+}
+
+/** Two calls pass the same (both known). */
+export function sameArguments(a: PassedArguments | undefined, b: PassedArguments | undefined): boolean {
+  return !!a && !!b && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

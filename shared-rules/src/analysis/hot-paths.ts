@@ -8,7 +8,7 @@ import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keyword
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
 } from "./names";
-import { Binding, resolveBinding, scopeOf, Scopes } from "./scopes";
+import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
 import { InstanceCall, InstanceSource, isProperty, methodCallsOn } from "./instances";
 
@@ -1147,7 +1147,8 @@ export class HotPaths {
     }
     const branch = branchOf(ancestor, child);
     if (!branch) return undefined;
-    const settled = (each: Branch) => this.constantBranch(each, depth) ?? this.moduleSettingBranch(each) ?? this.localSettingBranch(each) ?? this.optionDefaultBranch(each.condition, each.taken) ?? this.tensorOnlyBranch(each, depth);
+    const settled = (each: Branch) =>
+      this.constantBranch(each, depth) ?? this.moduleSettingBranch(each) ?? this.localSettingBranch(each) ?? this.optionDefaultBranch(each.condition, each.taken) ?? this.constructorOptionBranch(each) ?? this.tensorOnlyBranch(each, depth);
     const constant = settled(branch);
     if (constant) return constant;
     // `merge = False` ... `if merge and (1 < n < 3E3):`: one operand of `and` that never holds is enough.
@@ -1184,6 +1185,114 @@ export class HotPaths {
     if (nameTestHolds(test, value) === taken) return undefined;
     const how = Object.prototype.hasOwnProperty.call(passed!.keywords, test.name) ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
     return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
+  }
+
+  /**
+   * Why a branch never runs: it tests an option that an object keeps from its construction (`self.autobalance =
+   * autobalance` in `__init__`, then `if self.autobalance:`), and every construction known (this file's, and the
+   * one behind each hot call of its methods from other files) passes the same literal for it, or leaves its
+   * default (YOLOv5's `ComputeLoss(model)`, `autobalance=False`).
+   */
+  private constructorOptionBranch({ condition, taken }: Branch): string | undefined {
+    const test = this.parameterTest(condition, (operand) => {
+      const object = operand.type === "attribute" ? childByField(operand, "object") : undefined;
+      return object?.type === "identifier" && this.text(object) === "self" ? this.text(childByField(operand, "attribute")!) : undefined;
+    });
+    const cls = test && enclosingClassOf(condition);
+    const option = cls && this.constructorOption(cls, test.name);
+    if (!test || !option) return undefined;
+    const values = new Set(option.constructions.map((passed) => this.parameterValue(option.init, option.parameter, passed)));
+    const [value] = values;
+    if (values.size !== 1 || value === undefined || nameTestHolds(test, value) === taken) return undefined;
+    return `it never runs: the test at line ${this.line(condition)} depends on \`self.${test.name}\`, which every construction of \`${this.text(childByField(cls!, "name")!)}\` sets to \`${value}\` (the \`${option.parameter.name}\` of \`__init__\`)`;
+  }
+
+  /**
+   * The attributes of `self` that `cls` keeps from parameters of its `__init__` and tests (`self.autobalance =
+   * autobalance`, then `if self.autobalance:`): options that its constructions settle (`constructorOption`).
+   */
+  constructorOptionsOf(cls: SyntaxNode): string[] {
+    const init = methodOf(cls, "__init__", this.env.text);
+    if (!init) return [];
+    const classText = this.text(cls);
+    return [...this.parametersKept(init).keys()].filter((attribute) => new RegExp(`\\b(if|elif|and|or|not)\\s+(not\\s+)?self\\.${attribute}\\b`).test(classText));
+  }
+
+  /**
+   * A `setattr(...)` of the file may set `attribute`: unless it names another attribute, as a string or as the
+   * item of a loop over written strings (`for k in "na", "nc": setattr(self, k, getattr(det, k))`).
+   */
+  private maySetAttribute(attribute: string): boolean {
+    const named = (raw: SyntaxNode): string[] | undefined => {
+      const node = unparenthesized(raw);
+      if (isStringNode(node)) return [stringValue(this.text(node))];
+      if (node.type !== "identifier") return undefined;
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      const items = binding?.kind === "for" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
+      if (!items || !["tuple", "list", "expression_list"].includes(items.type) || !items.children.every(isStringNode)) return undefined;
+      return items.children.map((item) => stringValue(this.text(item)));
+    };
+    for (const node of identifiersNamed(this.env.text, "setattr", this.env.root)) {
+      const call = node.field === "function" ? node.parent : undefined;
+      const name = call?.type === "call" ? positionalArguments(call)[1] : undefined;
+      const names = name && named(name);
+      if (!names || names.includes(attribute)) return true;
+    }
+    return false;
+  }
+
+  /** `self.gr, self.autobalance = 1.0, autobalance` in `init`: by attribute, the parameter it keeps. */
+  private parametersKept(init: SyntaxNode): Map<string, Binding> {
+    const kept = new Map<string, Binding>();
+    forEachNode(childByField(init, "body") ?? init, (node) => {
+      if (node.type !== "assignment" || enclosingFunctionOf(node) !== init) return;
+      const [left, right] = [childByField(node, "left"), childByField(node, "right")];
+      const targets = left?.type === "pattern_list" || left?.type === "tuple_pattern" ? left.children : left ? [left] : [];
+      const values = targets.length > 1 ? (right?.type === "expression_list" || right?.type === "tuple" ? right.children : []) : right ? [right] : [];
+      if (values.length !== targets.length) return;
+      targets.forEach((target, index) => {
+        const object = target.type === "attribute" ? childByField(target, "object") : undefined;
+        if (object?.type !== "identifier" || this.text(object) !== "self" || values[index].type !== "identifier") return;
+        const parameter = resolveBinding(this.text(values[index]), values[index].start, scopeOf(values[index], this.env.scopes));
+        if (parameter?.kind === "parameter" && parameter.node.parent?.parent === init) kept.set(this.text(childByField(target, "attribute")!), parameter);
+      });
+    });
+    return kept;
+  }
+
+  /**
+   * The parameter of `__init__` that `cls` keeps as `self.<attribute>` (the attribute's only assignment in the
+   * file), and what each construction of the class passes: this file's calls of it, and other files'
+   * (`ConstructedClass`). None when a subclass of the file may construct it otherwise, or when its methods run hot
+   * on instances no construction known makes.
+   */
+  private constructorOption(cls: SyntaxNode, attribute: string): { init: SyntaxNode; parameter: Binding; constructions: PassedArguments[] } | undefined {
+    const init = methodOf(cls, "__init__", this.env.text);
+    const parameter = init && this.parametersKept(init).get(attribute);
+    if (!init || !parameter || this.subclassesOf(cls).length > 0 || this.maySetAttribute(attribute)) return undefined;
+    // No other write: `compute_loss.autobalance = True`, `self.autobalance = False` in another method (`self.` writes in other classes are theirs).
+    let ownWrites = 0;
+    for (const match of this.env.text.matchAll(new RegExp(`(\\w+)\\.${attribute}\\s*([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
+      if (match[1] !== "self") return undefined;
+      if (enclosingClassOf(nodeAt(this.env.root, match.index!)) === cls) ownWrites++;
+    }
+    if (ownWrites !== 1) return undefined;
+    const className = this.text(childByField(cls, "name")!);
+    const constructions: PassedArguments[] = [];
+    for (const node of identifiersNamed(this.env.text, className, this.env.root)) {
+      if (node.field === "function" && node.parent?.type === "call") constructions.push(passedArguments(node.parent, this.env.text));
+    }
+    const entry = this.env.hotEntries && Object.prototype.hasOwnProperty.call(this.env.hotEntries, className) ? this.env.hotEntries[className] : undefined;
+    if (entry && "constructions" in entry) constructions.push(...entry.constructions);
+    // The methods run hot on instances that their hot callers in other files construct, all of them: a class of a
+    // library, whose users construct it with their own options, is called otherwise (a trainer's callback hooks).
+    const hotEntries = (childByField(cls, "body")?.children ?? []).flatMap((method) => {
+      const fn = method.type === "decorated_definition" ? childByField(method, "definition") : method;
+      const hot = fn?.type === "function_definition" ? this.crossFileEntry(fn) : undefined;
+      return hot ? [hot] : [];
+    });
+    if (hotEntries.length === 0 || hotEntries.some((hot) => !hot.constructed)) return undefined;
+    return { init, parameter, constructions };
   }
 
   /**

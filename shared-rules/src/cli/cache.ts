@@ -25,9 +25,10 @@ const SEEDED = "\u0000with-entries";
 /**
  * What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files'
  * functions it moves, 3; its `sys.path` folders, 4; where the arguments of its calls to other files live, 5;
- * class names that start with a lower-case word, 6) must not read older results.
+ * class names that start with a lower-case word, 6; the options its classes keep and the constructions of
+ * other files' classes, 7) must not read older results.
  */
-const RESULT_FORMAT = 6;
+const RESULT_FORMAT = 7;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
