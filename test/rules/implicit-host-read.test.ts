@@ -308,6 +308,24 @@ ruleTester.run("implicit-host-read", {
       ],
     },
     {
+      name: "a size method of a receiver that is itself a call (`torch.arange(n, device=d).view(1, num)`) reads a GPU size the same way (YOLOv5's segment loss)",
+      code: py`
+        import torch
+        def build_targets(targets, device, na):
+            ti = []
+            for i in range(8):
+                num = (targets[:, 0] == i).sum()
+                ti.append(torch.arange(4, device=device).float().view(1, num).repeat(na, 1))
+            return ti
+        def train(model, loader, optimizer, device):
+            for imgs, targets in loader:
+                loss = model(imgs.to(device, non_blocking=True)).sum()
+                build_targets(targets.to(device, non_blocking=True), device, 3)
+                optimizer.step()
+      `,
+      errors: [{ line: 6, messageIncludes: ["`torch.arange(4, device=device).float().…`", "where PyTorch needs a Python integer"] }],
+    },
+    {
       name: "a padding or a size given by keyword (`F.pad(input=x, pad=[mx0, mx1])`, `torch.zeros(size=...)`) is read the same way (stylegan3's augment pipe)",
       code: py`
         import torch

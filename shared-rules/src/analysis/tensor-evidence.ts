@@ -765,7 +765,7 @@ export class TensorEvidence {
   private passedFromOtherFile(parameter: Binding): Evidence | undefined {
     const kind = this.env.argumentKindFromOtherFile?.(parameter);
     if (!kind) return undefined;
-    return evidence(kind, kind === "gpu" ? `hot calls from other files pass \`${parameter.name}\` on the GPU` : `every hot call from another file passes \`${parameter.name}\` in host memory`);
+    return evidence(kind, kind === "gpu" ? "on the GPU in hot calls from other files" : "in host memory in every hot call from another file");
   }
 
   /** A loader parameter: one that puts its batches on the device when every call passes such (`fit(fabric, train_dataloader)` with what Fabric's `setup_dataloaders` returned). */

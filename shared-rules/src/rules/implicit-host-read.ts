@@ -161,8 +161,8 @@ export const implicitHostRead: Rule = {
         if (argument) reportCondition(argument, `not ${shortText(argument, context, 30)}`);
       },
       call(node) {
-        const name = calleeName(node, context);
-        if (!name) return;
+        // `torch.arange(n, device=d).view(1, num)`: a size method of an unnamed receiver has no dotted name.
+        const name = calleeName(node, context) ?? "";
         if (/(^|\.)clip_grad_norm_?$/.test(name) || /\.clip_grad_norm_$/.test(context.text(childByField(node, "function")!))) {
           const check = argumentList(node).find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "error_if_nonfinite");
           const value = check ? childByField(check, "value") : undefined;
