@@ -8,6 +8,7 @@
 import * as path from "path";
 import { agreedKinds, sameArguments, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
+import { agreedArguments } from "./analysis/hot-paths";
 
 /** How many files deep a chain of hot calls is followed. */
 const MAX_ROUNDS = 4;
@@ -136,12 +137,13 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const entries = found.get(callee.file) ?? found.set(callee.file, new Map()).get(callee.file)!;
       const known = entries.get(name) as HotEntry | undefined;
       if (known) {
-        // Another hot caller: what the first passes no longer tells what the function receives.
+        // Another hot caller: what the callers pass alike, and only that, tells what the function receives.
         const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, constructed: _constructed, ...rest } = known;
         const tensorFree = known.tensorFree && !call.tensors;
         const argumentKinds = agreedKinds(known.argumentKinds, call.argumentKinds);
         const constructed = sameArguments(known.constructed, call.constructed) ? known.constructed : undefined;
-        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(constructed ? { constructed } : {}) });
+        const passed = known.arguments ? agreedArguments([known.arguments, call.arguments]) : undefined;
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(passed ? { arguments: passed } : {}), ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(constructed ? { constructed } : {}) });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -151,7 +153,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         reason: call.reason,
         ...(call.compiled === "torch.compile" ? { compiled: call.compiled } : {}),
         gpu: call.gpu,
-        ...(call.repeated ? {} : { arguments: call.arguments }),
+        arguments: call.arguments,
         ...(call.tensors ? {} : { tensorFree: true }),
         ...(call.argumentKinds ? { argumentKinds: call.argumentKinds } : {}),
         // What constructing an instance passed is its class's: not for a method another class inherits.

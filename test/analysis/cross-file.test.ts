@@ -842,6 +842,34 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(result("callbacks/checkpoint.py").findings.map((finding) => [finding.line, finding.rule]), [[10, "explicit-synchronize"]]);
     });
 
+    it("what every hot caller passes alike settles a branch, as one caller's would: two scripts that leave `classes` at `None` never build its tensor; one that passes it does (PyTorch-YOLOv3's non_max_suppression)", async () => {
+      const general = py`
+        import torch
+
+        def non_max_suppression(prediction, conf_thres=0.25, classes=None):
+            output = []
+            for x in prediction:
+                if classes is not None:
+                    x = x[(x[:, 5:6] == torch.tensor(classes, device=x.device)).any(1)]
+                output.append(x)
+            return output
+      `;
+      const script = (call: string) => py`
+        import torch
+        from utils.general import non_max_suppression
+
+        def run(model, loader, device):
+            for im, _ in loader:
+                pred = model(im.to(device, non_blocking=True))
+                pred = ${call}
+      `;
+      const lines = (result: (name: string) => LintResult) => result("utils/general.py").findings.map((finding) => [finding.line, finding.rule]);
+      const defaults = await lintInMemory({ "detect.py": script("non_max_suppression(pred, 0.5)"), "test.py": script("non_max_suppression(pred, conf_thres=0.1)"), "utils/general.py": general });
+      assert.deepStrictEqual(lines(defaults), []);
+      const passed = await lintInMemory({ "detect.py": script("non_max_suppression(pred, 0.5)"), "test.py": script("non_max_suppression(pred, classes=[0])"), "utils/general.py": general });
+      assert.deepStrictEqual(lines(passed), [[7, "blocking-host-to-device"]]);
+    });
+
     it("a method a class inherits from a base class of another file (`class LlavaLlamaForCausalLM(LlamaForCausalLM, LlavaMetaForCausalLM)`, then `self.prepare_inputs(...)` in `forward`) runs on every forward pass where that file defines it (LLaVA's multimodal input preparation)", async () => {
       const result = await lintInMemory({
         "llava/model/llava_llama.py": py`

@@ -188,6 +188,46 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "torchvision's `nms` and `batched_nms` on GPU boxes wait for the suppression mask on the host (YOLOv5's per-image NMS); on host boxes they do not",
+      code: py`
+        import torch
+        import torchvision
+        from torchvision.ops import boxes as box_ops
+        def detect(model, loader, device):
+            for im, _ in loader:
+                prediction = model(im.to(device, non_blocking=True))
+                for x in prediction:
+                    keep = torchvision.ops.nms(x[:, :4], x[:, 4], 0.45)
+                    kept = box_ops.batched_nms(x[:, :4], x[:, 4], x[:, 5], 0.45)
+                    on_host = x.cpu()
+                    host_keep = torchvision.ops.nms(on_host[:, :4], on_host[:, 4], 0.45)
+      `,
+      errors: [
+        { line: 8, messageIncludes: ["`torchvision.ops.nms(x[:, :4], x[:, 4], 0.45)`", "copies its suppression mask to the host", "`batched_nms`"] },
+        { line: 9, messageIncludes: ["`box_ops.batched_nms(x[:, :4], x[:, 4], x[:, 5], 0…`"] },
+      ],
+    },
+    {
+      name: "positions that `argsort` or `topk(...).indices` make (`masked_indices, unmasked_indices = rand_indices[:, :8], rand_indices[:, 8:]`) are integer indices whatever the name says; a real mask still syncs (vit-pytorch's MAE)",
+      code: py`
+        import torch
+        from torch import nn
+        class MAE(nn.Module):
+            def forward(self, img):
+                tokens = img.flatten(2)
+                batch, num_patches = tokens.shape[:2]
+                batch_range = torch.arange(batch, device=tokens.device)[:, None]
+                rand_indices = torch.rand(batch, num_patches, device=tokens.device).argsort(dim=-1)
+                masked_indices, unmasked_indices = rand_indices[:, :8], rand_indices[:, 8:]
+                kept = tokens[batch_range, unmasked_indices]
+                keep_inds = rand_indices[:, :4]
+                first = tokens[batch_range, keep_inds]
+                valid_mask = tokens[..., 0] > 0
+                return tokens[valid_mask].sum() + kept.sum() + first.sum()
+      `,
+      errors: [{ line: 14, messageIncludes: ["`tokens[valid_mask]`"] }],
+    },
+    {
       name: "a row of a mask (`xc[xi]`, `keep[:, 0]`) is a mask too (YOLOv5's non_max_suppression)",
       code: py`
         import torch

@@ -88,6 +88,24 @@ ruleTester.run("host-index", {
   ],
   invalid: [
     {
+      name: "arithmetic of `torch.arange(n)` with numbers stays on the host (`(q_coords - k_coords) + (k - 1)`, `[:, None]`), in a helper that a module's `forward` calls (segment-anything's `get_rel_pos`)",
+      code: py`
+        import torch
+        from torch import nn
+
+        def get_rel_pos(q_size: int, k_size: int, rel_pos: torch.Tensor) -> torch.Tensor:
+            q_coords = torch.arange(q_size)[:, None] * max(k_size / q_size, 1.0)
+            k_coords = torch.arange(k_size)[None, :] * max(q_size / k_size, 1.0)
+            relative_coords = (q_coords - k_coords) + (k_size - 1) * max(q_size / k_size, 1.0)
+            return rel_pos[relative_coords.long()]
+
+        class Attention(nn.Module):
+            def forward(self, x):
+                return x + get_rel_pos(4, 4, self.rel_pos_h)
+      `,
+      errors: [{ line: 8, messageIncludes: ["`rel_pos[relative_coords.long()]`", "a CPU tensor (`torch.arange(q_size)` has no `device=`)", "on every forward pass"] }],
+    },
+    {
       name: "a list built by appending Python numbers (`letter_ids.append(cache[letter])`) indexing GPU logits (nanochat's categorical eval)",
       code: py`
         import torch

@@ -7,7 +7,7 @@
 import { SyntaxNode, childByField, enclosingClassOf, forEachNode, returnStatementsOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
-import { passedArguments } from "./hot-paths";
+import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
@@ -22,7 +22,7 @@ export interface HotEntry {
   compiled?: CompiledRegion;
   /** The caller's values may be assumed to live on a GPU. */
   gpu: boolean;
-  /** What the call passes, when it is the function's only hot caller in the project. */
+  /** What the hot calls in the project pass, where they agree (`agreedArguments`). */
   arguments?: PassedArguments;
   /** No hot caller passes anything that may be a tensor (every argument a number, a string, an array...). */
   tensorFree?: boolean;
@@ -76,12 +76,10 @@ export interface ProjectCall {
   reason: string;
   compiled?: CompiledRegion;
   gpu: boolean;
-  /** What the call passes (`passedArguments`). */
+  /** What the hot calls of the callee in this file pass, where they agree (`agreedArguments`). */
   arguments: PassedArguments;
   /** Where the arguments of every hot call of the callee in this file live, where they agree. */
   argumentKinds?: ArgumentKinds;
-  /** This file calls the callee from a hot path more than once. */
-  repeated?: boolean;
   /** Some hot call of the callee in this file passes something that may be a tensor. */
   tensors: boolean;
   /** An attribute read (`meter.avg`), not a call: it runs the callee only if that is a `@property`. */
@@ -202,7 +200,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     if (!site.hot || site.plainLoop) return;
     const known = byTarget.get(target);
     if (known) {
-      known.repeated = true;
+      known.arguments = agreedArguments([known.arguments, passedArguments(call, text)])!;
       known.tensors ||= passesTensors(call, analysis);
       const kinds = agreedKinds(known.argumentKinds, argumentKindsOf(call, analysis));
       if (kinds) known.argumentKinds = kinds;

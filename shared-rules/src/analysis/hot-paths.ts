@@ -582,7 +582,8 @@ export class HotPaths {
         compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
         // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
         plainLoop: caller.plainLoop,
-        gpuCaller: caller.gpuCaller,
+        // A helper that a module's method calls (`get_rel_pos(...)` in `Attention.forward`) runs where the model is.
+        gpuCaller: caller.gpuCaller || this.inModuleClass(call),
         // With several callers, only what they all pass alike (a call in an exception handler is a fallback, never hot).
         arguments: agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
       };
@@ -944,6 +945,13 @@ export class HotPaths {
       if (binding?.kind === "class" && binding.value === cls) found.push(...methodCallsOn(construction, this.instanceSource));
     }
     return found;
+  }
+
+  /** `node` is in a method of an `nn.Module` class of this file. */
+  private inModuleClass(node: SyntaxNode): boolean {
+    const fn = enclosingFunctionOf(node);
+    const cls = fn && enclosingClassOf(fn);
+    return !!cls && this.env.evidence.isModuleClass(cls);
   }
 
   /** The classes of this file that name `cls` among their bases. */

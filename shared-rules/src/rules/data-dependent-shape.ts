@@ -20,6 +20,8 @@ const ALWAYS_SYNCING = new Map<string, string>([
   ["bincount", "use `torch.zeros(K).scatter_add_(0, x, weights)` with a known `K`"],
   ["equal", "keep `(a == b).all()` as a tensor"],
 ]);
+/** `torchvision.ops.nms`, `torchvision.ops.boxes.batched_nms` (pytorch-sync-facts.md §7). */
+const TORCHVISION_NMS = /^torchvision\.ops\.(boxes\.)?(batched_)?nms$/;
 /** Methods that exist on NumPy arrays or pandas objects too: report them only on values known to be tensors. */
 const SHARED_WITH_NUMPY = new Set(["nonzero", "unique", "equal"]);
 
@@ -30,7 +32,7 @@ export const dataDependentShape: Rule = {
     code: "SYN105",
     category: "host read",
     defaultSeverity: "warning",
-    description: "Operations whose output size depends on GPU data (`nonzero`, `x[mask]`, `unique`, `repeat_interleave` without `output_size`, ...) in code that runs every step.",
+    description: "Operations whose output size depends on GPU data (`nonzero`, `x[mask]`, `unique`, `repeat_interleave` without `output_size`, torchvision's `nms`, ...) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: true,
@@ -40,6 +42,7 @@ export const dataDependentShape: Rule = {
       check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; if the selection is only reduced, `torch.where({{mask}}, {{value}}, 0)` and the reduction keep the size fixed.",
       maskInTuple: "`{{expression}}` {{where}} selects with a boolean mask inside the index, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; keep the whole tensor and apply the mask with `torch.where` where what follows allows it.",
+      nms: "`{{expression}}` {{where}} copies its suppression mask to the host on a CUDA device and waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskWrite: "`{{expression}}` {{where}} assigns a GPU tensor through a boolean mask, which waits for the GPU {{frequency}}{{assumption}}; when the mask has the shape of `{{value}}`, `torch.where({{mask}}, value, {{value}})` writes without it (`masked_fill_` reads a tensor value with `.item()`, a sync too).",
     },
     mechanism: [
@@ -78,6 +81,7 @@ export const dataDependentShape: Rule = {
         "§2 op table: `x[mask] = v` (conditional), `repeat_interleave` without `output_size`",
         "§2 op table: `nonzero`, `unique`, `bincount`, `histc`, `multinomial`, `one_hot`, `torch.equal`",
         "§4 `nonzero` / `unique` graph-break",
+        "§7 torchvision's `nms` on CUDA tensors copies its suppression mask to the host and waits; so does `batched_nms`",
       ],
     },
   },
@@ -112,6 +116,9 @@ export const dataDependentShape: Rule = {
     return {
       call(node) {
         const name = calleeName(node, context);
+        // The boxes a detector keeps: how many, only the host's walk over the suppression mask tells.
+        if (name && TORCHVISION_NMS.test(name))
+          return report(node, positional(node)[0], "run it once on the whole batch (`batched_nms` with the image index added to the class) rather than once per image", true, undefined, "nms");
         const call = methodCall(node, context);
         const isTorchFunction = !!name && /^torch\.(nn\.functional\.)?[a-z_]+$/.test(name);
         const operation = isTorchFunction ? name!.slice(name!.lastIndexOf(".") + 1) : call?.method;
@@ -197,6 +204,43 @@ function namedLikeMask(name: string): boolean {
   return MASK_NAME.test(name) && (/mask/i.test(name) || !INDEX_NAME.test(name));
 }
 
+/** Operations whose result is integer positions. */
+const POSITIONS_OPERATION = /^(argsort|argmax|argmin|nonzero|argwhere|randperm|arange|multinomial|searchsorted|bucketize)$/;
+
+/**
+ * Integer positions, whatever the name says: what `argsort`, `randperm`, `topk(...).indices` and their kin make,
+ * a slice or a view of it, or the part of a written tuple unpacked from one (`masked_indices, unmasked_indices =
+ * rand_indices[:, :n], rand_indices[:, n:]` in vit-pytorch's MAE).
+ */
+function holdsPositions(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
+  const node = unparenthesized(raw);
+  if (depth > 4) return false;
+  switch (node.type) {
+    case "subscript":
+      return holdsPositions(childByField(node, "value")!, context, depth + 1);
+    case "attribute":
+      // `x.topk(k).indices`, `x.sort().indices`
+      return context.text(childByField(node, "attribute")!) === "indices";
+    case "call": {
+      const call = methodCall(node, context);
+      const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
+      const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
+      if (POSITIONS_OPERATION.test(operation)) return true;
+      return !!call && call.method !== "to" && SHAPE_METHOD.test(call.method) && holdsPositions(call.receiver, context, depth + 1);
+    }
+    case "identifier": {
+      const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+      if (binding?.kind !== "assign" || !binding.value) return false;
+      if (binding.unpackPath.length === 0) return holdsPositions(binding.value, context, depth + 1);
+      const whole = unparenthesized(binding.value);
+      const part = binding.unpackPath.length === 1 && (whole.type === "expression_list" || whole.type === "tuple") ? whole.children[binding.unpackPath[0]] : undefined;
+      return !!part && holdsPositions(part, context, depth + 1);
+    }
+    default:
+      return false;
+  }
+}
+
 /** Methods that give the same elements in another shape, or a copy of them. */
 const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
 
@@ -238,6 +282,7 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       // `masked_target = target - start` (integer indices, whatever the name says), or a view of such a value.
       if (value && depth < 4 && computesNumbers(value, context, depth)) return false;
       if (binding?.kind === "parameter" && passedIndices(binding, context, depth)) return false;
+      if (holdsPositions(node, context)) return false;
       if (namedLikeMask(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);

@@ -55,7 +55,7 @@ export const hostIndex: Rule = {
     /** What a host-built index is, for the message (`a NumPy array`), or undefined when it is not one. */
     function hostIndexKind(raw: SyntaxNode, depth = 0): string | undefined {
       const node = unparenthesized(raw);
-      if (depth > 4) return undefined;
+      if (depth > 8) return undefined;
       switch (node.type) {
         case "list":
           return node.children.length > 0 && node.children.every((element) => isNumberLiteral(element, true)) ? "a Python list" : undefined;
@@ -68,11 +68,19 @@ export const hostIndex: Rule = {
             return appendsNumbers(context.text(node), binding!.node) ? "a Python list" : undefined;
           return value && hostIndexKind(value, depth + 1);
         }
+        case "binary_operator": {
+          // `(q_coords - k_coords) + (k_size - 1)` of `torch.arange(q_size)`: arithmetic of a host index with
+          // numbers or other host indices is computed on the host.
+          const operands = node.children.map((operand) => ({ operand, kind: hostIndexKind(operand, depth + 1) }));
+          const host = operands.find((each) => each.kind);
+          const onHost = (each: { operand: SyntaxNode; kind?: string }) => !!each.kind || ["scalar", "numpy"].includes(context.analysis.tensorEvidence(each.operand).kind);
+          return host && operands.every(onHost) ? host.kind : undefined;
+        }
         case "subscript": {
-          // A slice of an index array is an index array: `b_inds[start:end]`.
+          // A slice of an index array is an index array: `b_inds[start:end]`, `coords[:, None]`.
           const indices = node.children.filter((child) => child.field === "subscript");
           const value = childByField(node, "value");
-          return value && indices.length > 0 && indices.every((index) => index.type === "slice") ? hostIndexKind(value, depth + 1) : undefined;
+          return value && indices.length > 0 && indices.every((index) => index.type === "slice" || index.type === "none" || index.type === "ellipsis") ? hostIndexKind(value, depth + 1) : undefined;
         }
         case "call": {
           const name = calleeName(node, context) ?? "";
