@@ -246,6 +246,25 @@ ruleTester.run("blocking-host-to-device", {
       errors: [{ line: 15, messageIncludes: ["casts a host tensor to a GPU tensor's type", "on every forward pass", "`.to(query.device, non_blocking=True)`"] }],
     },
     {
+      name: "`type_as` of a `forward` input, whose device the module's own code does not know, copies host data there too, under an assumption (faster-rcnn's anchor shifts built with NumPy in every forward)",
+      code: py`
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class ProposalLayer(nn.Module):
+            def forward(self, input):
+                scores = input[0][:, 9:, :, :]
+                shift_x = np.arange(0, scores.size(3)) * 16
+                shifts = torch.from_numpy(shift_x).contiguous().type_as(scores).float()
+                offset = torch.arange(0, scores.size(0)) * 20
+                return shifts.sum() + offset.type_as(scores).sum()
+      `,
+      errors: [
+        { line: 8, messageIncludes: ["casts a host tensor to a GPU tensor's type", "(if `scores` is on a GPU)"] },
+        { line: 10, messageIncludes: ["`offset.type_as(scores)`"] },
+      ],
+    },
+    {
       name: "a loop that runs the model on the batches it gathers until it has enough is a step loop still",
       code: py`
         import torch

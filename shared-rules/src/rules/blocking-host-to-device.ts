@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { MethodCall, calleeName, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
+import { MethodCall, calleeName, gpuAssumption, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
@@ -32,7 +32,7 @@ export const blockingHostToDevice: Rule = {
       copy: "`{{expression}}` {{where}} copies host memory to the GPU{{assumption}} and blocks until the copy and all queued work finish, {{frequency}}; pass `non_blocking=True` (with a pinned source).",
       build: "`{{expression}}` {{where}} builds a tensor on the host and copies it to the GPU with a blocking copy, {{frequency}}; {{alternative}}.",
       setitem: "`{{expression}}` {{where}} copies a host tensor into a GPU tensor with a blocking copy, {{frequency}}; build the values on the GPU, or copy them with `.copy_(src, non_blocking=True)` from pinned memory.",
-      typeAs: "`{{expression}}` {{where}} casts a host tensor to a GPU tensor's type, a blocking copy to the GPU, {{frequency}}; keep the tensor on the device, or copy it with `.to({{other}}.device, non_blocking=True)` from pinned memory.",
+      typeAs: "`{{expression}}` {{where}} casts a host tensor to a GPU tensor's type, a blocking copy to the GPU, {{frequency}}{{assumption}}; keep the tensor on the device, or copy it with `.to({{other}}.device, non_blocking=True)` from pinned memory.",
     },
     mechanism: [
       "**Host tensor** — the data is (or is first built as) a tensor in pageable host memory.",
@@ -233,8 +233,10 @@ export const blockingHostToDevice: Rule = {
         if (call && call.method === "type_as") {
           const [other] = positional(node);
           const target = other && context.analysis.tensorEvidence(other);
-          if (target?.kind !== "gpu" || !HOST_KINDS.has(context.analysis.tensorEvidence(call.receiver).kind) || movesOwnAttribute(node)) return;
-          context.report({ node, range: call.range, messageId: "typeAs", data: { expression: shortText(node, context, 50), other: shortText(other!, context, 30) }, evidence: target });
+          // A tensor of unknown device counts where the code runs beside the model (a module's `forward` input).
+          const onGpu = target?.kind === "gpu" || (target?.kind === "tensor" && context.analysis.assumesGpu(node));
+          if (!onGpu || !HOST_KINDS.has(context.analysis.tensorEvidence(call.receiver).kind) || movesOwnAttribute(node)) return;
+          context.report({ node, range: call.range, messageId: "typeAs", data: { expression: shortText(node, context, 50), other: shortText(other!, context, 30), assumption: gpuAssumption(other!, target!, context) }, evidence: target });
           return;
         }
         // `gpu_buffer.copy_(host_tensor)`: the same blocking copy as `.to(device)`, into a tensor already on the GPU.
