@@ -265,6 +265,29 @@ ruleTester.run("blocking-host-to-device", {
       ],
     },
     {
+      name: "the batch of a step function given to ignite's `Engine(step)` is an item of the loader that `trainer.run(loader)` runs on (ignite's DCGAN example); an engine run on other data says nothing",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        from ignite.engine import Engine
+        def main(model, dataset, device, optimizer, cached):
+            loader = DataLoader(dataset, batch_size=64, pin_memory=True)
+            def step(engine, batch):
+                real, _ = batch
+                real = real.to(device)
+                loss = model(real).mean()
+                loss.backward()
+                optimizer.step()
+            def evaluate(engine, batch):
+                return model(batch.to(device))
+            trainer = Engine(step)
+            evaluator = Engine(evaluate)
+            trainer.run(loader, max_epochs=5)
+            evaluator.run(cached)
+      `,
+      errors: [{ line: 8, messageIncludes: ["`real.to(device)`", "in `step()`"] }],
+    },
+    {
       name: "a loop that runs the model on the batches it gathers until it has enough is a step loop still",
       code: py`
         import torch

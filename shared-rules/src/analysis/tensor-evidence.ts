@@ -759,7 +759,33 @@ export class TensorEvidence {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
       if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
     }
-    return this.passedAlike(binding) ?? this.passedFromOtherFile(binding) ?? UNKNOWN;
+    return this.passedAlike(binding) ?? this.passedFromOtherFile(binding) ?? (fn && this.engineBatch(binding, fn)) ?? UNKNOWN;
+  }
+
+  /**
+   * `def step(engine, batch)` given to ignite's `trainer = Engine(step)`, then `trainer.run(train_loader)`: the
+   * batch is an item of the data the engine runs on, as the loader made it (ignite moves nothing itself).
+   */
+  private engineBatch(binding: Binding, fn: SyntaxNode): Evidence | undefined {
+    const parameters = binding.node.parent;
+    const name = childByField(fn, "name");
+    if (!parameters || !name || parameters.children[1] !== binding.node) return undefined;
+    for (const use of identifiersNamed(this.env.text, this.text(name), this.env.scopes.module.node)) {
+      const call = use.parent?.type === "argument_list" && use.parent.children[0] === use ? use.parent.parent : undefined;
+      if (call?.type !== "call" || !/(^|\.)Engine$/.test(this.qualifiedName(childByField(call, "function")!) ?? "")) continue;
+      const engine = call.parent?.type === "assignment" && call.field === "right" ? childByField(call.parent, "left") : undefined;
+      if (engine?.type !== "identifier") continue;
+      for (const reference of identifiersNamed(this.env.text, this.text(engine), scopeOf(engine, this.env.scopes).node)) {
+        const run = reference.field === "object" && reference.parent?.type === "attribute" && reference.parent.parent?.type === "call" ? reference.parent.parent : undefined;
+        const [data] = run && this.text(childByField(reference.parent!, "attribute")!) === "run" ? positionalArguments(run) : [];
+        const source = data && this.of(data);
+        if (source?.kind === "loader" || source?.kind === "device-loader") {
+          const item = elementEvidence(source);
+          return { ...item, reason: `${item.reason}, which \`${this.text(engine)}.run(${this.text(data)})\` hands to \`${this.text(name)}\`` };
+        }
+      }
+    }
+    return undefined;
   }
 
   private passedFromOtherFile(parameter: Binding): Evidence | undefined {
