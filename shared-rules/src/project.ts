@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import { agreedKinds, sameArguments, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
+import { agreedKinds, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
 import { unusedClasses } from "./analysis/class-names";
 import { agreedArguments } from "./analysis/hot-paths";
 
@@ -138,12 +138,12 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       const known = entries.get(name) as HotEntry | undefined;
       if (known) {
         // Another hot caller: what the callers pass alike, and only that, tells what the function receives.
-        const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, constructed: _constructed, ...rest } = known;
+        const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, onOwnInstance: _own, ...rest } = known;
         const tensorFree = known.tensorFree && !call.tensors;
         const argumentKinds = agreedKinds(known.argumentKinds, call.argumentKinds);
-        const constructed = sameArguments(known.constructed, call.constructed) ? known.constructed : undefined;
+        const onOwnInstance = known.onOwnInstance && call.onOwnInstance;
         const passed = known.arguments ? agreedArguments([known.arguments, call.arguments]) : undefined;
-        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(passed ? { arguments: passed } : {}), ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(constructed ? { constructed } : {}) });
+        entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(passed ? { arguments: passed } : {}), ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(onOwnInstance ? { onOwnInstance } : {}) });
         continue;
       }
       const relative = path.relative(path.dirname(callee.file), caller).split(path.sep).join("/");
@@ -156,8 +156,8 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         arguments: call.arguments,
         ...(call.tensors ? {} : { tensorFree: true }),
         ...(call.argumentKinds ? { argumentKinds: call.argumentKinds } : {}),
-        // What constructing an instance passed is its class's: not for a method another class inherits.
-        ...(call.constructed && name === callee.name ? { constructed: call.constructed } : {}),
+        // The instance constructed is of the class whose method this is: not for a method another class inherits.
+        ...(call.onOwnInstance && name === callee.name ? { onOwnInstance: true } : {}),
       });
     }
   }
@@ -175,14 +175,14 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
     }
   }
   // The constructions of each class that keeps options (`self.autobalance = autobalance`), from every other file,
-  // where they can settle its branches: a hot caller of its methods constructs the instance (`HotEntry.constructed`).
+  // where they can settle its branches: a hot caller of its methods constructs the instance (`HotEntry.onOwnInstance`).
   for (const caller of callers) {
     for (const [target, constructions] of Object.entries(linksByFile.get(caller)!.constructions ?? {})) {
       const callee = modules.resolveDefinition(caller, target, (file) => linksByFile.get(file));
       if (!callee || callee.file === caller || !linksByFile.get(callee.file)?.options?.[callee.name]) continue;
       const entries = found.get(callee.file);
       const methods = [...(entries?.entries() ?? [])].filter(([name]) => name.startsWith(`${callee.name}.`));
-      if (!entries || !methods.some(([, entry]) => "constructed" in entry)) continue;
+      if (!entries || !methods.some(([, entry]) => "onOwnInstance" in entry)) continue;
       const known = entries.get(callee.name) as ConstructedClass | undefined;
       const all = [...(known?.constructions ?? []), ...constructions];
       const distinct = [...new Map(all.map((passed) => [JSON.stringify(passed), passed])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

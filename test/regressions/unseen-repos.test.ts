@@ -2618,6 +2618,28 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
   });
 
+  it("a cache filled under `if key not in cache:` is filled once per distinct key, as `@lru_cache` is (VITS's `mel_basis` and `hann_window`); a test that does not fill what it tests runs every time", () => {
+    const code = py`
+      import torch
+      mel_basis = {}
+      seen = {}
+      def mel_spectrogram(y, n_fft, win_size):
+          key = str(win_size) + "_" + str(y.device)
+          if key not in mel_basis:
+              mel_basis[key] = torch.hann_window(win_size).to(dtype=y.dtype, device=y.device)
+          if key not in seen:
+              window = torch.hann_window(win_size).to(device=y.device)
+          return torch.stft(y, n_fft, window=mel_basis[key], return_complex=True)
+      def train(model, loader, optimizer, device):
+          for audio, _ in loader:
+              audio = audio.to(device, non_blocking=True)
+              loss = model(mel_spectrogram(audio, 1024, 1024)).mean()
+              loss.backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [9]);
+  });
+
   it("`if num_gpus > 1:` tests for several GPUs: its `else:` runs on one GPU, not without one (WaveGlow's single-GPU `loss.item()`); `if num_gpus == 0:` still tells a run without a GPU", () => {
     const code = py`
       import torch

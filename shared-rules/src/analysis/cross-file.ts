@@ -29,10 +29,10 @@ export interface HotEntry {
   /** Where what the hot callers pass lives, where they agree (`agreedKinds`). */
   argumentKinds?: ArgumentKinds;
   /**
-   * For a method called on an instance that the hot caller constructs (`compute_loss = ComputeLoss(model)`, then
-   * `compute_loss(pred, targets)`): what the construction passes, where every hot caller's is the same.
+   * A method that every hot caller calls on an instance it constructs (`compute_loss = ComputeLoss(model)`, then
+   * `compute_loss(pred, targets)`): what the project's constructions pass is what the instance keeps.
    */
-  constructed?: PassedArguments;
+  onOwnInstance?: true;
 }
 
 /** Where a value passed to a function lives, when the caller knows: in host memory, or on the GPU. */
@@ -84,8 +84,8 @@ export interface ProjectCall {
   tensors: boolean;
   /** An attribute read (`meter.avg`), not a call: it runs the callee only if that is a `@property`. */
   read?: true;
-  /** What constructing the instance the method is called on passes (`ComputeLoss(model)`), where every such call in this file constructs alike. */
-  constructed?: PassedArguments;
+  /** Every hot call of the method in this file is on an instance this file constructs (`compute_loss = ComputeLoss(model)`). */
+  onOwnInstance?: true;
 }
 
 export interface ModuleLinks {
@@ -112,7 +112,7 @@ export interface ModuleLinks {
   loaders?: LoaderCall[];
   /** Folders the file puts on `sys.path` (`sys.path.append("core")`), as written: its imports may name modules there. */
   searchPaths?: string[];
-  /** By class, the `__init__` parameters kept on `self` and tested in the class (`if self.autobalance:`) (`constructorOptions`). */
+  /** By class, the attributes of `self` it keeps from `__init__` parameters and tests (`if self.autobalance:`) (`constructorOptions`). */
   options?: Record<string, string[]>;
   /** By callee as imported (`utils.loss.ComputeLoss`), what each call of a project class in this file passes, each once. */
   constructions?: Record<string, PassedArguments[]>;
@@ -192,7 +192,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     if (move) loaders.set(target, { target, line: line(call), movedAt: line(move) });
   };
 
-  const record = (call: SyntaxNode, target: string, read?: true, constructed?: PassedArguments) => {
+  const record = (call: SyntaxNode, target: string, read?: true, onOwnInstance?: true) => {
     const site: SiteContext = analysis.contextOf(call);
     // A loop that is neither a step loop nor in a per-step function (over a module's parameters, a list of
     // metrics, at setup) makes its own sites hot only on positive GPU evidence; a callee in another file is
@@ -205,7 +205,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       const kinds = agreedKinds(known.argumentKinds, argumentKindsOf(call, analysis));
       if (kinds) known.argumentKinds = kinds;
       else delete known.argumentKinds;
-      if (!sameArguments(known.constructed, constructed)) delete known.constructed;
+      if (!onOwnInstance) delete known.onOwnInstance;
       return;
     }
     const argumentKinds = argumentKindsOf(call, analysis);
@@ -221,7 +221,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       ...(argumentKinds ? { argumentKinds } : {}),
       tensors: passesTensors(call, analysis),
       ...(read ? { read } : {}),
-      ...(constructed ? { constructed } : {}),
+      ...(onOwnInstance ? { onOwnInstance } : {}),
     });
   };
 
@@ -251,9 +251,9 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       }
       recordLoader(called.call, callee);
       record(called.call, callee);
-      // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance, and what
-      // constructing it passed.
-      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read, constructed);
+      // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance, called on an
+      // instance this file constructs when a class (not a factory function) was called.
+      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read, constructed && true);
     }
   });
   const { functions, properties } = importableFunctions(root, text);
@@ -298,8 +298,8 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
 const CLASS_NAME = /^_*[A-Z]/;
 
 /**
- * By top-level class, the parameters of its `__init__` that it keeps as attributes of `self` under which a test of
- * the class reads them (`self.autobalance = autobalance`, then `if self.autobalance:`): what other files'
+ * By top-level class, the attributes of `self` that it keeps from parameters of its `__init__` and that a test of
+ * the class reads (`self.autobalance = autobalance`, then `if self.autobalance:`): what other files'
  * constructions pass for them may settle those tests (`HotPaths.constructorOption`).
  */
 function constructorOptions(analysis: FileAnalysis): Record<string, string[]> {
@@ -429,11 +429,6 @@ function argumentKindsOf(call: SyntaxNode, analysis: FileAnalysis): ArgumentKind
     if (ARGUMENT_KINDS.has(kind)) kinds[key] = kind as ArgumentKind;
   }
   return Object.keys(kinds).length > 0 ? kinds : undefined;
-}
-
-/** Two calls pass the same (both known). */
-export function sameArguments(a: PassedArguments | undefined, b: PassedArguments | undefined): boolean {
-  return !!a && !!b && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

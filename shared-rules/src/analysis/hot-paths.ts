@@ -1197,9 +1197,9 @@ export class HotPaths {
 
   /**
    * Why a branch never runs: it tests an option that an object keeps from its construction (`self.autobalance =
-   * autobalance` in `__init__`, then `if self.autobalance:`), and every construction known (this file's, and the
-   * one behind each hot call of its methods from other files) passes the same literal for it, or leaves its
-   * default (YOLOv5's `ComputeLoss(model)`, `autobalance=False`).
+   * autobalance` in `__init__`, then `if self.autobalance:`), and every construction of the class in the project
+   * (`constructorOption`) passes the same literal for it, or leaves its default (YOLOv5's `ComputeLoss(model)`,
+   * `autobalance=False`).
    */
   private constructorOptionBranch({ condition, taken }: Branch): string | undefined {
     const test = this.parameterTest(condition, (operand) => {
@@ -1299,7 +1299,7 @@ export class HotPaths {
       const hot = fn?.type === "function_definition" ? this.crossFileEntry(fn) : undefined;
       return hot ? [hot] : [];
     });
-    if (hotEntries.length === 0 || hotEntries.some((hot) => !hot.constructed)) return undefined;
+    if (hotEntries.length === 0 || hotEntries.some((hot) => !hot.onOwnInstance)) return undefined;
     return { init, parameter, constructions };
   }
 
@@ -2686,8 +2686,9 @@ function isInitialisationTest(raw: SyntaxNode, text: string): boolean {
   if (node.type !== "comparison_operator" || node.children.length !== 2) return false;
   const [left, right] = node.children.map(unparenthesized);
   if (node.tokens.join(" ") === "is" && right.type === "none" && (left.type === "attribute" || left.type === "identifier")) return true;
-  // `if "step" not in state:` fills an optimizer's state on its first step.
-  if (node.tokens.join(" ") === "not in" && left.type === "string") return true;
+  // `if "step" not in state:` fills an optimizer's state on its first step; `if key not in mel_basis:` a cache,
+  // once per distinct key, as `@lru_cache` does (`fillsTestedKey` tells that the branch fills what it tests).
+  if (node.tokens.join(" ") === "not in" && (left.type === "string" || left.type === "identifier" || left.type === "attribute")) return true;
   if (node.tokens[0] !== "==" || right.type !== "integer" || text.slice(right.start, right.end) !== "0" || left.type !== "call") return false;
   const callee = childByField(left, "function");
   return !!callee && text.slice(callee.start, callee.end) === "len";
