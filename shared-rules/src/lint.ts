@@ -391,8 +391,19 @@ function isInferenceScript(text: string): boolean {
  */
 export function fileFacts(text: string, filePath?: string): string {
   const flags = textFlags(text);
-  // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements.
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text)].join(",");
+  // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements; so
+  // may a write to an attribute of another object, or a `setattr`, which unsettles an object's options.
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text), attributeWrites(text)].join(",");
+}
+
+/** The attributes written on objects other than `self` (`loss.autobalance = True`), and how many `setattr` calls. */
+function attributeWrites(text: string): string {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/\.(\w+)[ \t]*(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/g)) {
+    const at = match.index!;
+    if (text.slice(at - 4, at) !== "self" || /[\w.]/.test(text.charAt(at - 5))) names.add(match[1]);
+  }
+  return `${[...names].sort().join(" ")};${text.split("setattr(").length - 1}`;
 }
 
 export interface SyntaxProblem {

@@ -141,7 +141,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
         const { arguments: _passed, tensorFree: _tensorFree, argumentKinds: _kinds, onOwnInstance: _own, ...rest } = known;
         const tensorFree = known.tensorFree && !call.tensors;
         const argumentKinds = agreedKinds(known.argumentKinds, call.argumentKinds);
-        const onOwnInstance = known.onOwnInstance && call.onOwnInstance;
+        const onOwnInstance = known.onOwnInstance && call.onOwnInstance && name === callee.name;
         const passed = known.arguments ? agreedArguments([known.arguments, call.arguments]) : undefined;
         entries.set(name, { ...rest, gpu: known.gpu || call.gpu, ...(passed ? { arguments: passed } : {}), ...(tensorFree ? { tensorFree } : {}), ...(argumentKinds ? { argumentKinds } : {}), ...(onOwnInstance ? { onOwnInstance } : {}) });
         continue;

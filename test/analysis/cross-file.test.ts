@@ -817,6 +817,19 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "utils/loss.py": reset })), [16]);
       const anyAttribute = loss.replace('for k in "na", "nc":', "for k in model.names:");
       assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "utils/loss.py": anyAttribute })), [16]);
+      // The caller sets the option on its instance itself (a comment that does so counts for nothing).
+      const setsIt = train("ComputeLoss(model)").replace("    for imgs, targets in loader:", "    compute_loss.autobalance = opt.autobalance\n    for imgs, targets in loader:");
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": setsIt, "utils/loss.py": loss })), [16]);
+      const commented = train("ComputeLoss(model)").replace("    for imgs, targets in loader:", "    # compute_loss.autobalance = True\n    for imgs, targets in loader:");
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": commented, "utils/loss.py": loss })), []);
+      // A subclass in another file may construct it otherwise.
+      const subclass = py`
+        from utils.loss import ComputeLoss
+
+        class BalancedLoss(ComputeLoss):
+            pass
+      `;
+      assert.deepStrictEqual(lines(await lintInMemory({ "train.py": train("ComputeLoss(model)"), "tools/balanced.py": subclass, "utils/loss.py": loss })), [16]);
     });
 
     it("a class whose methods run hot on instances no construction of the project makes (a library's callback, run by its trainer's hooks) keeps its options' branches, whatever the project's own constructions pass", async () => {

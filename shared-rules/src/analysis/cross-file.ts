@@ -241,19 +241,23 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       const target = binding && targets.get(binding);
       if (!target) continue;
       const called = calledThrough(node, text);
+      const construct = (callee: string, passed: PassedArguments) => {
+        const known = constructions.get(callee) ?? constructions.set(callee, new Map()).get(callee)!;
+        known.set(JSON.stringify(passed), passed);
+      };
+      // `class MyLoss(ComputeLoss)`, `partial(ComputeLoss, ...)`: constructed in ways this file does not show.
+      if (!called && node.parent?.type !== "import_from_statement" && node.parent?.type !== "dotted_name" && node.parent?.type !== "aliased_import" && CLASS_NAME.test(name)) construct(target, UNKNOWN_CONSTRUCTION);
       if (!called) continue;
       const callee = `${target}${called.path}`;
-      // `compute_loss = ComputeLoss(model)`, hot or not: what the class keeps may settle its methods' branches.
-      const constructed = CLASS_NAME.test(lastName(callee)) ? passedArguments(called.call, text) : undefined;
-      if (constructed) {
-        const known = constructions.get(callee) ?? constructions.set(callee, new Map()).get(callee)!;
-        known.set(JSON.stringify(constructed), constructed);
-      }
+      // `compute_loss = ComputeLoss(model)`, hot or not: what the class keeps may settle its methods' branches;
+      // unless the file then sets the instance's attributes itself (`compute_loss.autobalance = True`).
+      const constructed = CLASS_NAME.test(lastName(callee)) ? (setsAttributeOf(called.call, text) ? UNKNOWN_CONSTRUCTION : passedArguments(called.call, text)) : undefined;
+      if (constructed) construct(callee, constructed);
       recordLoader(called.call, callee);
       record(called.call, callee);
       // `logger = utils.MetricLogger()` ... `logger.update(loss=loss)`: the methods of the instance, called on an
       // instance this file constructs when a class (not a factory function) was called.
-      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read, constructed && true);
+      for (const method of methodCallsOn(called.call, analysis.hotPaths.instanceSource)) record(method.call, `${callee}.${method.name}`, method.read, constructed ? true : undefined);
     }
   });
   const { functions, properties } = importableFunctions(root, text);
@@ -296,6 +300,25 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
 
 /** A class's name, by Python's convention (`ComputeLoss`, `_Sampler`). */
 const CLASS_NAME = /^_*[A-Z]/;
+
+/** A construction whose arguments are not known (`*args`): it settles no option. */
+const UNKNOWN_CONSTRUCTION: PassedArguments = { positional: 0, keywords: {}, spread: true };
+
+/** `loss = ComputeLoss(model)`, then `loss.<attribute> = ...` in the same scope. */
+function setsAttributeOf(call: SyntaxNode, text: string): boolean {
+  const left = call.parent?.type === "assignment" && call.field === "right" ? childByField(call.parent, "left") : undefined;
+  if (left?.type !== "identifier") return false;
+  let scope: SyntaxNode | null = call.parent;
+  while (scope && scope.type !== "function_definition" && scope.type !== "module") scope = scope.parent;
+  const name = text.slice(left.start, left.end);
+  if (!scope) return false;
+  const body = text.slice(scope.start, scope.end);
+  for (const match of body.matchAll(new RegExp(`(^|[^\\w.])${name}\\.\\w+[ \\t]*([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
+    // Not in a comment (`# compute_loss.gr = ...`).
+    if (!body.slice(body.lastIndexOf("\n", match.index!) + 1, match.index!).includes("#")) return true;
+  }
+  return false;
+}
 
 /**
  * By top-level class, the attributes of `self` that it keeps from parameters of its `__init__` and that a test of
@@ -438,10 +461,12 @@ function argumentKindsOf(call: SyntaxNode, analysis: FileAnalysis): ArgumentKind
  */
 export function agreedKinds(a: ArgumentKinds | undefined, b: ArgumentKinds | undefined): ArgumentKinds | undefined {
   const agreed: Record<string, ArgumentKind> = {};
+  // A call that passes host data at all (by position or by keyword, which this cannot match up) may pass it there.
+  const passesHostData = (kinds: ArgumentKinds | undefined) => Object.values(kinds ?? {}).some((kind) => kind !== "gpu");
   for (const key of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
     const kinds = [a?.[key], b?.[key]];
     if (kinds[0] === kinds[1]) agreed[key] = kinds[0]!;
-    else if (kinds.includes("gpu") && kinds.includes(undefined)) agreed[key] = "gpu";
+    else if (kinds.includes("gpu") && !passesHostData(kinds[0] === undefined ? a : b) && kinds.includes(undefined)) agreed[key] = "gpu";
   }
   return Object.keys(agreed).length > 0 ? agreed : undefined;
 }

@@ -37,7 +37,7 @@ export interface SiteContext {
    * whose `forward` it replaces, or `generate()` (a logits processor's `__call__`).
    */
   gpuCaller?: boolean;
-  /** What the one call that makes this function hot passes (its only hot caller's), for the function's branches. */
+  /** What the calls that make this function hot pass, where they agree (`agreedArguments`), for the function's branches. */
   arguments?: PassedArguments;
   /** No call that makes this function hot (from other files) passes anything that may be a tensor. */
   tensorFree?: boolean;
@@ -949,8 +949,7 @@ export class HotPaths {
 
   /** `node` is in a method of an `nn.Module` class of this file. */
   private inModuleClass(node: SyntaxNode): boolean {
-    const fn = enclosingFunctionOf(node);
-    const cls = fn && enclosingClassOf(fn);
+    const cls = enclosingClassOf(node);
     return !!cls && this.env.evidence.isModuleClass(cls);
   }
 
@@ -1192,7 +1191,7 @@ export class HotPaths {
     if (value === undefined) return undefined;
     if (nameTestHolds(test, value) === taken) return undefined;
     const how = Object.prototype.hasOwnProperty.call(passed!.keywords, test.name) ? `passes \`${test.name}=${value}\`` : `leaves \`${test.name}\` at its default, \`${value}\``;
-    return `it never runs on the call that makes it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and that call ${how}`;
+    return `it never runs on the calls that make it hot: the test at line ${this.line(condition)} depends on \`${test.name}\`, and every such call ${how}`;
   }
 
   /**
@@ -1278,20 +1277,30 @@ export class HotPaths {
     const init = methodOf(cls, "__init__", this.env.text);
     const parameter = init && this.parametersKept(init).get(attribute);
     if (!init || !parameter || this.subclassesOf(cls).length > 0 || this.maySetAttribute(attribute)) return undefined;
-    // No other write: `compute_loss.autobalance = True`, `self.autobalance = False` in another method (`self.` writes in other classes are theirs).
+    // No other write: `loss.autobalance = True`, `losses[0].autobalance = True`, `self.autobalance = False` in another
+    // method (`self.` writes in other classes are theirs; other files' writes on the instances they construct make
+    // their constructions unknown, `moduleLinks`).
     let ownWrites = 0;
-    for (const match of this.env.text.matchAll(new RegExp(`(\\w+)\\.${attribute}\\s*([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
-      if (match[1] !== "self") return undefined;
-      if (enclosingClassOf(nodeAt(this.env.root, match.index!)) === cls) ownWrites++;
+    for (const match of this.env.text.matchAll(new RegExp(`\\.${attribute}[ \\t]*(:[^=\\n]*)?([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
+      const at = match.index!;
+      if (this.env.text.slice(this.env.text.lastIndexOf("\n", at) + 1, at).includes("#")) continue;
+      if (this.env.text.slice(at - 4, at) !== "self" || /[\w.]/.test(this.env.text.charAt(at - 5))) return undefined;
+      if (enclosingClassOf(nodeAt(this.env.root, at)) === cls) ownWrites++;
     }
     if (ownWrites !== 1) return undefined;
     const className = this.text(childByField(cls, "name")!);
     const constructions: PassedArguments[] = [];
     for (const node of identifiersNamed(this.env.text, className, this.env.root)) {
-      if (node.field === "function" && node.parent?.type === "call") constructions.push(passedArguments(node.parent, this.env.text));
+      // `class ComputeLoss:` itself, `super(ComputeLoss, self).__init__()` in it.
+      if (contains(cls, node) && !(node.field === "function" && node.parent?.type === "call")) continue;
+      // `partial(ComputeLoss, ...)`, `{"yolo": ComputeLoss}`, `class Sub(ComputeLoss)`: built in ways not seen here.
+      if (node.field !== "function" || node.parent?.type !== "call") return undefined;
+      constructions.push(passedArguments(node.parent, this.env.text));
     }
+    // Every hot method's callers construct their instances, so other files' constructions are known (`ConstructedClass`).
     const entry = this.env.hotEntries && Object.prototype.hasOwnProperty.call(this.env.hotEntries, className) ? this.env.hotEntries[className] : undefined;
-    if (entry && "constructions" in entry) constructions.push(...entry.constructions);
+    if (!entry || !("constructions" in entry)) return undefined;
+    constructions.push(...entry.constructions);
     // The methods run hot on instances that their hot callers in other files construct, all of them: a class of a
     // library, whose users construct it with their own options, is called otherwise (a trainer's callback hooks).
     const hotEntries = (childByField(cls, "body")?.children ?? []).flatMap((method) => {

@@ -772,7 +772,8 @@ export class TensorEvidence {
     if (!parameters || !name || parameters.children[1] !== binding.node) return undefined;
     for (const use of identifiersNamed(this.env.text, this.text(name), this.env.scopes.module.node)) {
       const call = use.parent?.type === "argument_list" && use.parent.children[0] === use ? use.parent.parent : undefined;
-      if (call?.type !== "call" || !/(^|\.)Engine$/.test(this.qualifiedName(childByField(call, "function")!) ?? "")) continue;
+      if (call?.type !== "call" || !/^ignite\.engine(\.engine)?\.Engine$/.test(this.qualifiedName(childByField(call, "function")!) ?? "")) continue;
+      if (resolveBinding(this.text(use), use.start, scopeOf(use, this.env.scopes))?.node !== fn) continue;
       const engine = call.parent?.type === "assignment" && call.field === "right" ? childByField(call.parent, "left") : undefined;
       if (engine?.type !== "identifier") continue;
       for (const reference of identifiersNamed(this.env.text, this.text(engine), scopeOf(engine, this.env.scopes).node)) {

@@ -117,8 +117,10 @@ export const dataDependentShape: Rule = {
       call(node) {
         const name = calleeName(node, context);
         // The boxes a detector keeps: how many, only the host's walk over the suppression mask tells.
-        if (name && TORCHVISION_NMS.test(name))
-          return report(node, positional(node)[0], "run it once on the whole batch (`batched_nms` with the image index added to the class) rather than once per image", true, undefined, "nms");
+        if (name && TORCHVISION_NMS.test(name)) {
+          const once = name.endsWith("batched_nms") ? "run it once on the whole batch (the image index added to the class)" : "run it once on the whole batch (`batched_nms` with the image index added to the class)";
+          return report(node, keyword(node, "boxes", context) ?? positional(node)[0], `${once} rather than once per image`, true, undefined, "nms");
+        }
         const call = methodCall(node, context);
         const isTorchFunction = !!name && /^torch\.(nn\.functional\.)?[a-z_]+$/.test(name);
         const operation = isTorchFunction ? name!.slice(name!.lastIndexOf(".") + 1) : call?.method;

@@ -112,8 +112,8 @@ export const implicitHostRead: Rule = {
       if (condition) reportCondition(condition, `${keyword} ${shortText(condition, context, 30)}`);
     };
 
-    /** `pad=[mx0, mx1]` as given by keyword, if it is. */
-    const keywordValue = (call: SyntaxNode, name: string): SyntaxNode[] => {
+    /** The argument given by keyword (`pad=[mx0, mx1]`, `size=(n, 3)`), as a list of none or one. */
+    const keywordArguments = (call: SyntaxNode, name: string): SyntaxNode[] => {
       const value = keyword(call, name, context);
       return value ? [value] : [];
     };
@@ -128,8 +128,8 @@ export const implicitHostRead: Rule = {
         if (!isTensorEvidence(evidenceOf(receiver), context)) return [];
         // `new_full(size, fill_value)`: the fill value is a Scalar, read the same way.
         given = positional(call);
-      } else if (SIZE_FUNCTION.test(name)) given = [...positional(call), ...keywordValue(call, "size")];
-      else if (PAD_FUNCTION.test(name)) given = [...positional(call).slice(1, 2), ...keywordValue(call, "pad")];
+      } else if (SIZE_FUNCTION.test(name)) given = [...positional(call), ...keywordArguments(call, "size")];
+      else if (PAD_FUNCTION.test(name)) given = [...positional(call).slice(1, 2), ...keywordArguments(call, "pad")];
       else return [];
       return given.flatMap((argument) => (argument.type === "list" || argument.type === "tuple" ? argument.children : [argument]));
     }
