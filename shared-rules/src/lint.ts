@@ -5,6 +5,7 @@
 import { SyntaxNode, SyntaxTree, parseSyntaxTree } from "./syntax";
 import { SourceText } from "./source-text";
 import { FileAnalysis, textFlags } from "./analysis/file-analysis";
+import { attributeWrites } from "./analysis/names";
 import { HotEntries, ModuleLinks, NO_LINKS, moduleLinks } from "./analysis/cross-file";
 import { namesOfClasses } from "./analysis/class-names";
 import type { SiteContext } from "./analysis/hot-paths";
@@ -393,16 +394,13 @@ export function fileFacts(text: string, filePath?: string): string {
   const flags = textFlags(text);
   // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements; so
   // may a write to an attribute of another object, or a `setattr`, which unsettles an object's options.
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text), attributeWrites(text)].join(",");
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text), otherObjectsWrites(text)].join(",");
 }
 
 /** The attributes written on objects other than `self` (`loss.autobalance = True`), and how many `setattr` calls. */
-function attributeWrites(text: string): string {
+function otherObjectsWrites(text: string): string {
   const names = new Set<string>();
-  for (const match of text.matchAll(/\.(\w+)[ \t]*(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/g)) {
-    const at = match.index!;
-    if (text.slice(at - 4, at) !== "self" || /[\w.]/.test(text.charAt(at - 5))) names.add(match[1]);
-  }
+  for (const write of attributeWrites(text)) if (write.owner !== "self") names.add(write.attribute);
   return `${[...names].sort().join(" ")};${text.split("setattr(").length - 1}`;
 }
 

@@ -179,7 +179,7 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
   for (const caller of callers) {
     for (const [target, constructions] of Object.entries(linksByFile.get(caller)!.constructions ?? {})) {
       const callee = modules.resolveDefinition(caller, target, (file) => linksByFile.get(file));
-      if (!callee || callee.file === caller || !linksByFile.get(callee.file)?.options?.[callee.name]) continue;
+      if (!callee || callee.file === caller || !linksByFile.get(callee.file)?.options?.includes(callee.name)) continue;
       const entries = found.get(callee.file);
       const methods = [...(entries?.entries() ?? [])].filter(([name]) => name.startsWith(`${callee.name}.`));
       if (!entries || !methods.some(([, entry]) => "onOwnInstance" in entry)) continue;

@@ -4,14 +4,14 @@
  * the calls its hot sites make to what it imports from the project (`moduleLinks`); the project (`project.ts`)
  * resolves them to the files that define the functions, and lints those again with the calls as hot entries.
  */
-import { SyntaxNode, childByField, enclosingClassOf, forEachNode, returnStatementsOf } from "../syntax";
+import { SyntaxNode, childByField, enclosingClassOf, enclosingFunctionOf, forEachNode, returnStatementsOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
 import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
 import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { DATA_ITERABLE_NAME, lastName } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -112,8 +112,8 @@ export interface ModuleLinks {
   loaders?: LoaderCall[];
   /** Folders the file puts on `sys.path` (`sys.path.append("core")`), as written: its imports may name modules there. */
   searchPaths?: string[];
-  /** By class, the attributes of `self` it keeps from `__init__` parameters and tests (`if self.autobalance:`) (`constructorOptions`). */
-  options?: Record<string, string[]>;
+  /** The classes that keep attributes of `self` from `__init__` parameters and test them (`if self.autobalance:`) (`classesWithOptions`). */
+  options?: string[];
   /** By callee as imported (`utils.loss.ComputeLoss`), what each call of a project class in this file passes, each once. */
   constructions?: Record<string, PassedArguments[]>;
 }
@@ -251,7 +251,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       const callee = `${target}${called.path}`;
       // `compute_loss = ComputeLoss(model)`, hot or not: what the class keeps may settle its methods' branches;
       // unless the file then sets the instance's attributes itself (`compute_loss.autobalance = True`).
-      const constructed = CLASS_NAME.test(lastName(callee)) ? (setsAttributeOf(called.call, text) ? UNKNOWN_CONSTRUCTION : passedArguments(called.call, text)) : undefined;
+      const constructed = CLASS_NAME.test(lastName(callee)) ? (setsAttributeOf(called.call, root, text) ? UNKNOWN_CONSTRUCTION : passedArguments(called.call, text)) : undefined;
       if (constructed) construct(callee, constructed);
       recordLoader(called.call, callee);
       record(called.call, callee);
@@ -284,7 +284,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
-  const options = constructorOptions(analysis);
+  const options = classesWithOptions(analysis);
   return {
     calls,
     imports,
@@ -293,46 +293,31 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...(properties.length > 0 ? { properties } : {}),
     ...(loaders.size > 0 ? { loaders: [...loaders.values()].sort((a, b) => a.line - b.line) } : {}),
     ...searchPathsOf(text),
-    ...(Object.keys(options).length > 0 ? { options } : {}),
+    ...(options.length > 0 ? { options } : {}),
     ...(constructions.size > 0 ? { constructions: Object.fromEntries([...constructions].map(([callee, passed]) => [callee, [...passed.values()]])) } : {}),
   };
 }
 
-/** A class's name, by Python's convention (`ComputeLoss`, `_Sampler`). */
-const CLASS_NAME = /^_*[A-Z]/;
-
 /** A construction whose arguments are not known (`*args`): it settles no option. */
 const UNKNOWN_CONSTRUCTION: PassedArguments = { positional: 0, keywords: {}, spread: true };
 
-/** `loss = ComputeLoss(model)`, then `loss.<attribute> = ...` in the same scope. */
-function setsAttributeOf(call: SyntaxNode, text: string): boolean {
+/** `loss = ComputeLoss(model)`, then `loss.<attribute> = ...` (not in a comment) in the same scope. */
+function setsAttributeOf(call: SyntaxNode, root: SyntaxNode, text: string): boolean {
   const left = call.parent?.type === "assignment" && call.field === "right" ? childByField(call.parent, "left") : undefined;
   if (left?.type !== "identifier") return false;
-  let scope: SyntaxNode | null = call.parent;
-  while (scope && scope.type !== "function_definition" && scope.type !== "module") scope = scope.parent;
+  const scope = enclosingFunctionOf(call) ?? root;
   const name = text.slice(left.start, left.end);
-  if (!scope) return false;
-  const body = text.slice(scope.start, scope.end);
-  for (const match of body.matchAll(new RegExp(`(^|[^\\w.])${name}\\.\\w+[ \\t]*([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
-    // Not in a comment (`# compute_loss.gr = ...`).
-    if (!body.slice(body.lastIndexOf("\n", match.index!) + 1, match.index!).includes("#")) return true;
-  }
+  for (const write of attributeWrites(text.slice(scope.start, scope.end))) if (write.owner === name && !write.inComment) return true;
   return false;
 }
 
 /**
- * By top-level class, the attributes of `self` that it keeps from parameters of its `__init__` and that a test of
- * the class reads (`self.autobalance = autobalance`, then `if self.autobalance:`): what other files'
- * constructions pass for them may settle those tests (`HotPaths.constructorOption`).
+ * The top-level classes that keep attributes of `self` from parameters of their `__init__` and test them
+ * (`self.autobalance = autobalance`, then `if self.autobalance:`): what other files' constructions pass for them
+ * may settle those tests (`HotPaths.constructorOption`).
  */
-function constructorOptions(analysis: FileAnalysis): Record<string, string[]> {
-  const options: Record<string, string[]> = {};
-  for (const cls of analysis.classes.keys()) {
-    if (cls.parent?.type !== "module" && cls.parent?.parent?.type !== "module") continue;
-    const kept = analysis.hotPaths.constructorOptionsOf(cls);
-    if (kept.length > 0) options[analysis.text(childByField(cls, "name")!)] = kept;
-  }
-  return options;
+function classesWithOptions(analysis: FileAnalysis): string[] {
+  return [...analysis.classes.keys()].filter((cls) => isTopLevel(cls) && analysis.hotPaths.constructorOptionsOf(cls).length > 0).map((cls) => analysis.text(childByField(cls, "name")!));
 }
 
 const SYS_PATH_ADDITION = /\bsys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?[rRuU]?(["'])([^"'\n]+)\1\s*\)/g;

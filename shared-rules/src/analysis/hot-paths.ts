@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, attributeWrites, lastName,
 } from "./names";
 import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -44,6 +44,13 @@ export interface SiteContext {
 }
 
 /** What a call passes, as far as the callee's branches can use it. */
+/** An attribute an object keeps from a parameter of its `__init__`, and what each construction of its class passes. */
+interface ConstructorOption {
+  init: SyntaxNode;
+  parameter: Binding;
+  constructions: PassedArguments[];
+}
+
 export interface PassedArguments {
   /** How many positional arguments. */
   positional: number;
@@ -1273,7 +1280,18 @@ export class HotPaths {
    * (`ConstructedClass`). None when a subclass of the file may construct it otherwise, or when its methods run hot
    * on instances no construction known makes.
    */
-  private constructorOption(cls: SyntaxNode, attribute: string): { init: SyntaxNode; parameter: Binding; constructions: PassedArguments[] } | undefined {
+  private constructorOption(cls: SyntaxNode, attribute: string): ConstructorOption | undefined {
+    const key = `${cls.start}\0${attribute}`;
+    if (!this.constructorOptions.has(key)) this.constructorOptions.set(key, this.findConstructorOption(cls, attribute));
+    return this.constructorOptions.get(key);
+  }
+  private readonly constructorOptions = new Map<string, ConstructorOption | undefined>();
+
+  private findConstructorOption(cls: SyntaxNode, attribute: string): ConstructorOption | undefined {
+    const className = this.text(childByField(cls, "name")!);
+    // Every hot method's callers construct their instances, so other files' constructions are known (`ConstructedClass`).
+    const entry = this.env.hotEntries && Object.prototype.hasOwnProperty.call(this.env.hotEntries, className) ? this.env.hotEntries[className] : undefined;
+    if (!entry || !("constructions" in entry)) return undefined;
     const init = methodOf(cls, "__init__", this.env.text);
     const parameter = init && this.parametersKept(init).get(attribute);
     if (!init || !parameter || this.subclassesOf(cls).length > 0 || this.maySetAttribute(attribute)) return undefined;
@@ -1281,15 +1299,13 @@ export class HotPaths {
     // method (`self.` writes in other classes are theirs; other files' writes on the instances they construct make
     // their constructions unknown, `moduleLinks`).
     let ownWrites = 0;
-    for (const match of this.env.text.matchAll(new RegExp(`\\.${attribute}[ \\t]*(:[^=\\n]*)?([-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
-      const at = match.index!;
-      if (this.env.text.slice(this.env.text.lastIndexOf("\n", at) + 1, at).includes("#")) continue;
-      if (this.env.text.slice(at - 4, at) !== "self" || /[\w.]/.test(this.env.text.charAt(at - 5))) return undefined;
-      if (enclosingClassOf(nodeAt(this.env.root, at)) === cls) ownWrites++;
+    for (const write of attributeWrites(this.env.text, attribute)) {
+      if (write.inComment) continue;
+      if (write.owner !== "self") return undefined;
+      if (enclosingClassOf(nodeAt(this.env.root, write.at)) === cls) ownWrites++;
     }
     if (ownWrites !== 1) return undefined;
-    const className = this.text(childByField(cls, "name")!);
-    const constructions: PassedArguments[] = [];
+    const constructions: PassedArguments[] = [...entry.constructions];
     for (const node of identifiersNamed(this.env.text, className, this.env.root)) {
       // `class ComputeLoss:` itself, `super(ComputeLoss, self).__init__()` in it.
       if (contains(cls, node) && !(node.field === "function" && node.parent?.type === "call")) continue;
@@ -1297,10 +1313,6 @@ export class HotPaths {
       if (node.field !== "function" || node.parent?.type !== "call") return undefined;
       constructions.push(passedArguments(node.parent, this.env.text));
     }
-    // Every hot method's callers construct their instances, so other files' constructions are known (`ConstructedClass`).
-    const entry = this.env.hotEntries && Object.prototype.hasOwnProperty.call(this.env.hotEntries, className) ? this.env.hotEntries[className] : undefined;
-    if (!entry || !("constructions" in entry)) return undefined;
-    constructions.push(...entry.constructions);
     // The methods run hot on instances that their hot callers in other files construct, all of them: a class of a
     // library, whose users construct it with their own options, is called otherwise (a trainer's callback hooks).
     const hotEntries = (childByField(cls, "body")?.children ?? []).flatMap((method) => {

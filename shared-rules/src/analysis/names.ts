@@ -123,3 +123,28 @@ export const CUDA_FLAG_NAME = /^(num_gpus?|n_gpus?|ngpus?|gpus|use_cuda|use_gpu|
 
 /** Devices that by name are the host (`self._cpu_device`, `cpu_device`), where results are gathered. */
 export const CPU_DEVICE_NAME = /^_?cpu(_device|_dev)?$/i;
+
+/** A class's name, by Python's convention (`ComputeLoss`, `_Sampler`). */
+export const CLASS_NAME = /^_*[A-Z]/;
+
+/** A write to an attribute found in a text: `loss.autobalance = True`, `self.gr: float = g`, `x.n += 1`. */
+export interface AttributeWrite {
+  /** The offset of the `.` before the attribute. */
+  at: number;
+  attribute: string;
+  /** The plain name the attribute is written on (`loss`, `self`); undefined for `losses[0].x`, `a.b.x`. */
+  owner?: string;
+  /** The write is in a comment (`# compute_loss.gr = ...`). */
+  inComment: boolean;
+}
+
+/** The attribute writes in `text` (of `attribute` only, if given), by scanning the text: cheap enough for every keystroke. */
+export function* attributeWrites(text: string, attribute = "\\w+"): Generator<AttributeWrite> {
+  for (const match of text.matchAll(new RegExp(`\\.(${attribute})[ \\t]*(?::[^=\\n]*)?(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
+    const at = match.index!;
+    let start = at;
+    while (start > 0 && /\w/.test(text.charAt(start - 1))) start--;
+    const owner = start < at && !/[\w.]/.test(text.charAt(start - 1)) ? text.slice(start, at) : undefined;
+    yield { at, attribute: match[1], owner, inComment: text.slice(text.lastIndexOf("\n", at) + 1, at).includes("#") };
+  }
+}

@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -844,7 +844,7 @@ export class TensorEvidence {
       if (byName) return byName;
     }
     // `self.tokenizer(captions, return_tensors="pt")`: token ids made on the host; `Tokenizer(path)` builds the tokenizer.
-    if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))) && !/^_*[A-Z]/.test(lastName(this.text(fn))))
+    if ((fn.type === "identifier" || fn.type === "attribute") && TOKENIZER_NAME.test(lastName(this.text(fn))) && !CLASS_NAME.test(lastName(this.text(fn))))
       return evidence("cpu", `the output of a tokenizer, \`${this.text(fn)}(...)\`, in host memory`);
     if (fn.type === "attribute") {
       const result = this.ofMethodCall(node, fn);
@@ -866,7 +866,7 @@ export class TensorEvidence {
     const device = keywordArgument(node, "device", this.env.text);
     if (!device || this.deviceOf(device) === "cpu") return UNKNOWN;
     const name = lastName(this.text(fn));
-    if (/^_*[A-Z]/.test(name) || MODULE_NAME.test(name) || DATA_ITERABLE_NAME.test(name) || MAKES_OBJECT.test(name)) return UNKNOWN;
+    if (CLASS_NAME.test(name) || MODULE_NAME.test(name) || DATA_ITERABLE_NAME.test(name) || MAKES_OBJECT.test(name)) return UNKNOWN;
     return evidence("tensor", `made by \`${this.text(fn)}(..., device=${this.text(device)})\` for that device`);
   }
 

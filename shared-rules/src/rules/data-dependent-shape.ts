@@ -1,7 +1,7 @@
 import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { INDEX_NAME, MASK_NAME, lastName } from "../analysis/names";
-import { argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText, soleDataArgument } from "./support";
+import { MethodCall, argumentList, calleeName, gpuAssumption, isTensorEvidence, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText, soleDataArgument } from "./support";
 import type { RuleContext } from "../rule";
 import { Binding, Scope, resolveBinding, scopeOf } from "../analysis/scopes";
 import type { Fix, TextEdit } from "../rule";
@@ -206,6 +206,13 @@ function namedLikeMask(name: string): boolean {
   return MASK_NAME.test(name) && (/mask/i.test(name) || !INDEX_NAME.test(name));
 }
 
+/** A call's operation: the method of `x.op(...)`, or the last name of `torch.op(...)`. */
+function operationOf(call: SyntaxNode, context: RuleContext): { call: MethodCall | undefined; operation: string } {
+  const method = methodCall(call, context);
+  const name = context.analysis.evidence.qualifiedName(childByField(call, "function")!) ?? "";
+  return { call: method, operation: method?.method ?? name.slice(name.lastIndexOf(".") + 1) };
+}
+
 /** Operations whose result is integer positions. */
 const POSITIONS_OPERATION = /^(argsort|argmax|argmin|nonzero|argwhere|randperm|arange|multinomial|searchsorted|bucketize)$/;
 
@@ -224,9 +231,7 @@ function holdsPositions(raw: SyntaxNode, context: RuleContext, depth = 0): boole
       // `x.topk(k).indices`, `x.sort().indices`
       return context.text(childByField(node, "attribute")!) === "indices";
     case "call": {
-      const call = methodCall(node, context);
-      const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
-      const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
+      const { call, operation } = operationOf(node, context);
       if (POSITIONS_OPERATION.test(operation)) return true;
       return !!call && call.method !== "to" && SHAPE_METHOD.test(call.method) && holdsPositions(call.receiver, context, depth + 1);
     }
@@ -259,9 +264,7 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     case "binary_operator":
       return ["&", "|", "^"].includes(node.tokens[0]) && node.children.every((child) => isBooleanMask(child, context, depth + 1));
     case "call": {
-      const call = methodCall(node, context);
-      const name = context.analysis.evidence.qualifiedName(childByField(node, "function")!) ?? "";
-      const operation = call?.method ?? name.slice(name.lastIndexOf(".") + 1);
+      const { call, operation } = operationOf(node, context);
       if (BOOLEAN_OPERATION.test(operation)) return true;
       // `valid.view(-1)`: the same booleans in another shape (not `.to(...)`, which may change the dtype).
       if (call && operation !== "to" && SHAPE_METHOD.test(operation) && depth < 4) return isBooleanMask(call.receiver, context, depth + 1);
