@@ -6,6 +6,7 @@
  * a relative import of `../shared-rules/src/...` type-checks through the project reference but resolves to
  * a path under out/ at run time that does not exist, because the tests compile to out/test/.
  */
+import { spawnSync } from "child_process";
 import { FileAnalysis, SourceText, parseSyntaxTree } from "synclint-rules";
 import type { HotEntries, SyntaxNode, SyntaxTree } from "synclint-rules";
 
@@ -80,4 +81,12 @@ export function findNode(analysed: Analysed, text: string, options: FindOptions 
   const match = matches[matches.length - 1];
   if (!match) throw new Error(`no node${options.type ? ` of type ${options.type}` : ""} spans ${JSON.stringify(text)}`);
   return match;
+}
+
+/** The Python that runs PyTorch for the tests that need it (Debian: `apt-get install -y python3-torch`). */
+export const PYTHON = process.env.SYNCLINT_PYTHON ?? "/usr/bin/python3";
+
+export function torchAvailable(): boolean {
+  const probe = spawnSync(PYTHON, ["-c", "import torch"], { encoding: "utf8", timeout: 60000 });
+  return probe.status === 0;
 }

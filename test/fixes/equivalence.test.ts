@@ -15,11 +15,11 @@ import * as os from "os";
 import * as path from "path";
 import { spawnSync } from "child_process";
 import { applyFixes, initParser, parsesCleanly, resolveConfig } from "synclint-rules";
+import { PYTHON, torchAvailable } from "../helpers";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const HERE = path.join(ROOT, "test", "fixes", "equivalence");
 const PROGRAMS = path.join(HERE, "programs");
-export const PYTHON = process.env.SYNCLINT_PYTHON ?? "/usr/bin/python3";
 
 /** What each shipped fix's title starts with: every one must be exercised by some program. */
 const FIX_KINDS = [
@@ -40,11 +40,6 @@ const FIX_KINDS = [
   "Clamp on the device",
   "Check every `",
 ];
-
-export function torchAvailable(): boolean {
-  const probe = spawnSync(PYTHON, ["-c", "import torch"], { encoding: "utf8", timeout: 60000 });
-  return probe.status === 0;
-}
 
 describe("fixes: semantic equivalence (programs run before and after --unsafe-fixes)", function () {
   this.timeout(180000);

@@ -153,6 +153,19 @@ ruleTester.run("host-transfer-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a method tensors lack, on a model moved to the GPU and called with GPU tensors, is the model's computation: its output is on the GPU (stylegan3's `G.mapping`)",
+      code: py`
+        import torch
+        def interpolate(G, zs_host, device, grid):
+            G = G.to(device)
+            zs = zs_host.to(device)
+            ws = G.mapping(z=zs, c=None)
+            for row in grid:
+                values = ws[row].cpu()
+      `,
+      errors: [{ line: 7, messageIncludes: ["`ws[row].cpu()`"] }],
+    },
+    {
       name: "an `evaluate` metric's `add_batch` of GPU predictions casts them to NumPy: not host values, nor another object's `add_batch`",
       code: py`
         import torch

@@ -4,6 +4,21 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "a model's own method on a model moved to the GPU returns what the method returns, not a tensor (Real-Time-Voice-Cloning's `get_step()`)",
+      code: py`
+        import torch
+        from synthesizer.models.tacotron import Tacotron
+        def train(loader, device, save_every):
+            model = Tacotron().to(device)
+            for texts, mels in loader:
+                loss = model(texts.to(device, non_blocking=True), mels.to(device, non_blocking=True))
+                loss.backward()
+                step = model.get_step()
+                if save_every != 0 and step % save_every == 0:
+                    model.save("latest.pt")
+      `,
+    },
+    {
       name: "`max(probs, key=probs.get)` compares a dict's values: `probs` has `.get`, so it is no tensor (whisper's language detection)",
       code: py`
         import torch

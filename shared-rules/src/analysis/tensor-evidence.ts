@@ -3,6 +3,7 @@
  * built a value, the methods applied to it, annotations, what a loop iterates, names of modules and
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
+import { TENSOR_METHODS } from "./tensor-methods";
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
@@ -1120,10 +1121,7 @@ export class TensorEvidence {
       // `self.transformer.ln_f(x)`: an entry of an `nn.ModuleDict` runs its forward pass.
       if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
       if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
-      // `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there.
-      if (!MODULE_SETUP_METHOD.test(method) && argumentValues(node).some((argument) => this.of(argument).kind === "gpu"))
-        return evidence("gpu", `the output of \`${this.text(fn)}(...)\` on GPU tensors`);
-      return UNKNOWN;
+      return this.moduleMethodOutput(node, fn);
     }
     if (isTensorKind(kind)) {
       // `instances.has("pred_boxes")`, `outputs.get("logits")`: a model's output that is a structure, not a tensor
@@ -1135,6 +1133,9 @@ export class TensorEvidence {
       if (NON_TENSOR_METHODS.has(method)) return evidence("scalar", `the result of ${call}`);
       // `x.type()` names the tensor's type (`'torch.cuda.FloatTensor'`); `x.type(torch.HalfTensor)` converts it.
       if (method === "type" && !first && !childByField(node, "arguments")?.children.some((argument) => argument.type === "keyword_argument")) return evidence("scalar", "the type's name that `.type()` returns");
+      // What has a method tensors lack is a module or another object moved with `.to(device)`: `model.get_step()`
+      // says nothing of the GPU, `G.mapping(z=zs)` on GPU tensors is a model's computation, which stays there.
+      if (!TENSOR_METHODS.has(method)) return this.moduleMethodOutput(node, fn);
       return this.afterDeviceMethod(node, method, receiverEvidence);
     }
     if (kind === "numpy") return method === "item" ? evidence("scalar", "a NumPy scalar") : evidence("numpy", receiverEvidence.reason);
@@ -1149,6 +1150,14 @@ export class TensorEvidence {
     // `labels.sum(dim=2)`: NumPy says `axis=`; `dim=` and `keepdim=` are PyTorch's.
     if (kind === "unknown" && (keywordArgument(node, "dim", this.env.text) || keywordArgument(node, "keepdim", this.env.text)))
       return this.afterDeviceMethod(node, method, evidence("tensor", `\`.${method}(dim=...)\` is a tensor method`));
+    return UNKNOWN;
+  }
+
+  /** `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there. */
+  private moduleMethodOutput(node: SyntaxNode, fn: SyntaxNode): Evidence {
+    const method = this.text(childByField(fn, "attribute")!);
+    if (!MODULE_SETUP_METHOD.test(method) && argumentValues(node).some((argument) => this.of(argument).kind === "gpu"))
+      return evidence("gpu", `the output of \`${this.text(fn)}(...)\` on GPU tensors`);
     return UNKNOWN;
   }
 
