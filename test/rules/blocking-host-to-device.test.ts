@@ -222,6 +222,31 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "the batches of a progress display over one of the loaders a `dict()` keeps, also when a branch may replace the loader (audiocraft's solvers)",
+      code: py`
+        import torch
+        class Solver:
+            def __init__(self, model, loaders, device, benchmark_no_load=False):
+                self.model = model.to(device)
+                self.device = device
+                self.benchmark_no_load = benchmark_no_load
+                self.dataloaders = dict()
+                self.dataloaders.update(loaders)
+            def log_progress(self, stage, iterable, total):
+                return iterable
+            def evaluate(self):
+                loader = self.dataloaders["valid"]
+                if self.benchmark_no_load:
+                    batch = next(iter(loader))
+                    loader = [batch] * 10
+                lp = self.log_progress("valid", loader, total=len(loader))
+                for batch in lp:
+                    x = batch.to(self.device)
+                    self.model(x)
+      `,
+      errors: [{ line: 18, messageIncludes: ["`batch.to(self.device)` in the step loop of `Solver.evaluate()` (line 17) copies host memory to the GPU and blocks"] }],
+    },
+    {
       name: "`mask.type_as(query)` of a mask cached in host memory, in every attention forward, is `mask.type(query.type())`: a blocking copy to the GPU (vq-vae-2-pytorch's PixelSNAIL); a GPU mask or a host query is not reported",
       code: py`
         from functools import lru_cache

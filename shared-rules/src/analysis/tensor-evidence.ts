@@ -153,6 +153,8 @@ const ENCODING_FIELD = /^(input_ids|attention_mask|token_type_ids|position_ids|p
 const LOADER_WRAPPER = /^(iter|cycle|(Cycl\w*|Infinite\w*|Endless\w*|Repeat\w*)(Iterator|Loader|Sampler)|infinite_loader|endless_loader)$/;
 
 /** Calls that iterate over their first argument's own elements (`tqdm(loader)`, `iter(loader)`, `islice(loader, n)`). */
+/** Progress displays over an iterable, by their last name: `log_progress`, `progress_bar`, `ProgressBar`, `track`. */
+const PROGRESS_WRAPPER = /^_*(log_)?progress(_?bar)?$|^track$/i;
 export const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
 
 function evidence(kind: EvidenceKind, reason: string): Evidence {
@@ -402,6 +404,17 @@ export class TensorEvidence {
         }
         const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(condition ?? branch));
         if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
+      }
+    }
+    // `if cfg.benchmark_no_load: loader = [batch] * n` and a loop after the `if`: on the other path it is the loader.
+    if (known.kind === "unknown" && binding.kind === "assign") {
+      const branch = branchAround(binding.node);
+      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
+        const scope = scopeOf(binding.node, this.env.scopes);
+        let previous = previousBinding(binding, scope);
+        while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
+        const before = previous && this.ofBinding(previous);
+        if (before && (before.kind === "loader" || before.kind === "device-loader")) return before;
       }
     }
     if (known.kind === "batch" && binding.kind === "for") {
@@ -881,6 +894,13 @@ export class TensorEvidence {
       const source = this.of(positionalArguments(node)[0]);
       if (source.kind === "loader" || source.kind === "device-loader") return source;
     }
+    // `self.log_progress(stage, loader, total=n)`, `ProgressBar(loader)`: a progress display yields the loader's batches.
+    if (PROGRESS_WRAPPER.test(short)) {
+      for (const argument of positionalArguments(node)) {
+        const source = this.of(argument);
+        if (source.kind === "loader" || source.kind === "device-loader") return source;
+      }
+    }
     if (namespace === "" && fn.type === "identifier") {
       if (SCALAR_BUILTINS.has(qualified)) return evidence("scalar", `the result of \`${qualified}()\``);
       if (CONTAINER_BUILTINS.has(qualified)) return evidence("container", `the result of \`${qualified}()\``);
@@ -1350,8 +1370,8 @@ export class TensorEvidence {
     // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
     if (owner.kind === "loader" && /dataset|^ds$|_ds$/i.test(this.text(value))) return evidence("batch", `an item of \`${this.text(value)}\``);
     if (owner.kind === "module") return owner;
-    // `dataloaders["train"]`: one of several loaders, kept by split.
-    if (owner.kind === "unknown" && (group.type === "identifier" || group.type === "attribute") && LOADERS_NAME.test(lastName(this.text(group)))) return evidence("loader", `a loader of \`${this.text(group)}\``);
+    // `dataloaders["train"]`, `self.dataloaders[split]` of a `dict()` filled later: one of several loaders, kept by split.
+    if ((owner.kind === "unknown" || owner.kind === "container") && (group.type === "identifier" || group.type === "attribute") && LOADERS_NAME.test(lastName(this.text(group)))) return evidence("loader", `a loader of \`${this.text(group)}\``);
     return UNKNOWN;
   }
 }
