@@ -296,6 +296,40 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(lintSource(MISC, { filePath: at("util/misc.py") }).findings, []);
     });
 
+    it("follows a call of a name that a star import brings (`from utils import *`) to the module that defines it, not to another star-imported one", async () => {
+      const train = py`
+        import torch
+        from datasets import *
+        from utils import *
+        def train(model, loader, optimizer, device):
+            for images, targets in loader:
+                scores = model(images.to(device, non_blocking=True))
+                loss = scores.mean()
+                loss.backward()
+                optimizer.step()
+                top5 = accuracy(scores, targets.to(device, non_blocking=True), 5)
+      `;
+      const utils = py`
+        import torch
+        def accuracy(scores, targets, k):
+            _, ind = scores.topk(k, 1, True, True)
+            correct = ind.eq(targets.view(-1, 1).expand_as(ind))
+            return correct.view(-1).float().sum().item() * (100.0 / targets.size(0))
+      `;
+      const datasets = py`
+        import torch
+        def unused_accuracy(scores):
+            return scores.sum().item()
+        class CaptionDataset(torch.utils.data.Dataset):
+            pass
+      `;
+      const result = await lintInMemory({ "train.py": train, "utils.py": utils, "datasets.py": datasets });
+      const findings = result("utils.py").findings;
+      assert.deepStrictEqual(findings.map((finding) => [finding.rule, finding.line]), [["item-in-hot-path", 5]]);
+      assert.match(findings[0].message, /in `accuracy\(\)`, which `train\.py` calls at line 10 in the step loop of `train\(\)`/);
+      assert.deepStrictEqual(result("datasets.py").findings, []);
+    });
+
     it("reports a loader without pin_memory that a function returns to another file, which moves its batches to the GPU; not a pinned one, one returned to a file that does not move its batches, or one not returned", async () => {
       const data = py`
         import torch

@@ -126,6 +126,14 @@ export interface LoaderCall {
   movedAt: number;
 }
 
+/** Names Python binds in every module, which no star import needs to supply. */
+const PYTHON_BUILTINS = new Set([
+  "abs", "all", "any", "bool", "bytes", "callable", "chr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "filter",
+  "float", "format", "frozenset", "getattr", "hasattr", "hash", "id", "input", "int", "isinstance", "issubclass", "iter",
+  "len", "list", "map", "max", "min", "next", "object", "open", "ord", "pow", "print", "property", "range", "repr",
+  "reversed", "round", "set", "setattr", "slice", "sorted", "str", "sum", "super", "tuple", "type", "vars", "zip",
+]);
+
 export const NO_LINKS: ModuleLinks = { calls: [], imports: {}, functions: {} };
 
 /**
@@ -278,12 +286,23 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
       for (const base of bases) record(node, `${base}.${method}`);
     });
   }
-  const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
   const starImports = root.children.filter((statement) => statement.type === "import_from_statement" && statement.children.some((child) => child.type === "wildcard_import")).flatMap((statement) => {
     const module = childByField(statement, "module_name");
     const target = module && text.slice(module.start, module.end).replace(/\s+/g, "");
     return target && isProjectTarget(target) ? [target] : [];
   });
+  // `from utils import *` ... `accuracy(scores, targets, 5)`: a name the file never binds comes from one of the
+  // modules it imports everything from; the project finds which of them defines it.
+  if (starImports.length > 0) {
+    forEachNode(root, (node) => {
+      const callee = node.type === "call" ? childByField(node, "function") : undefined;
+      if (callee?.type !== "identifier") return;
+      const name = text.slice(callee.start, callee.end);
+      if (PYTHON_BUILTINS.has(name) || resolveBinding(name, callee.start, scopeOf(callee, analysis.scopes))) return;
+      for (const module of starImports) record(node, `${module}.${name}`);
+    });
+  }
+  const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
   const options = classesWithOptions(analysis);
   return {
     calls,
