@@ -4,6 +4,26 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a property that registers its buffer the first time it is read (`if not hasattr(self, ...)`), read on every forward pass (litgpt's LoRA `lora_ind`)",
+      code: py`
+        import torch
+        from torch import nn
+        class LoRALinear(nn.Module):
+            def __init__(self, linear, indices):
+                super().__init__()
+                self.linear = linear
+                self.indices = indices
+            @property
+            def lora_ind(self):
+                if not hasattr(self, "_lora_ind"):
+                    self.register_buffer("_lora_ind", torch.tensor(self.indices, device=self.linear.weight.device), persistent=False)
+                return self._lora_ind
+            def forward(self, x):
+                result = x.new_zeros(*x.shape[:-1], self.linear.out_features)
+                return result.index_copy_(dim=-1, index=self.lora_ind, source=x)
+      `,
+    },
+    {
       name: "a tensor of zero elements by its size (`torch.empty(0).to(x.device)`, DINO's multi-crop wrapper) has nothing to copy",
       code: py`
         import torch

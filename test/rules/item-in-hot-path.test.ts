@@ -348,6 +348,30 @@ ruleTester.run("item-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a property that reads a GPU buffer with `.item()`, read in `forward`'s loop, runs where it is read (Real-Time-Voice-Cloning's `Tacotron.r`)",
+      code: py`
+        import torch
+        from torch import nn
+        class Tacotron(nn.Module):
+            def __init__(self, decoder):
+                super().__init__()
+                self.decoder = decoder
+            @property
+            def r(self):
+                return self.decoder.r.item()
+            @r.setter
+            def r(self, value):
+                self.decoder.r = self.decoder.r.new_tensor(value)
+            def forward(self, x, steps):
+                self.r = 2
+                outputs = []
+                for t in range(0, steps, 1):
+                    outputs.extend([self.decoder(x)] * self.r)
+                return torch.cat(outputs)
+      `,
+      errors: [{ line: 9, messageIncludes: ["`self.decoder.r.item()` in `Tacotron.r()`, read at line 17 in the step loop of `Tacotron.forward()` (line 16)"] }],
+    },
+    {
       name: "a loop over one of several loaders kept by split (`dataloaders[\"train\"]`) is the step loop, though it trains each of a few models in a nested loop",
       code: py`
         import torch

@@ -583,7 +583,8 @@ export class HotPaths {
       const { call, caller } = hotCall;
       return {
         hot: true,
-        where: `in ${label}, called at line ${this.line(call)} ${caller.where}`,
+        // A property runs where it is read (`self.r`).
+        where: `in ${label}, ${call.type === "call" ? "called" : "read"} at line ${this.line(call)} ${caller.where}`,
         frequency: caller.frequency,
         reason: `${label} is called from a hot path: ${caller.reason}`,
         compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
@@ -865,7 +866,25 @@ export class HotPaths {
       return dispatched.length === 0 ? named : [...named, ...dispatched];
     }
     const onInstances = this.instanceCallSites(cls, name);
-    return onInstances.length === 0 ? named : [...named, ...onInstances];
+    const reads = isProperty(fn, this.env.text) ? this.propertyReads(cls, name) : NO_CALLS;
+    return onInstances.length === 0 && reads.length === 0 ? named : [...named, ...onInstances, ...reads];
+  }
+
+  /**
+   * `self.r` in the class of a property `r` (Real-Time-Voice-Cloning's `Tacotron.r`, read in `forward`'s decoder
+   * loop): reading it runs the property; assigning it runs the setter.
+   */
+  private propertyReads(cls: SyntaxNode, name: string): SyntaxNode[] {
+    const found: SyntaxNode[] = [];
+    const text = this.env.text;
+    const mention = new RegExp(`\\bself\\s*\\.\\s*${name}\\b`, "g");
+    mention.lastIndex = cls.start;
+    for (let match = mention.exec(text); match && match.index < cls.end; match = mention.exec(text)) {
+      const attribute = nodeAt(cls, match.index + match[0].length - 1).parent;
+      if (attribute?.type !== "attribute" || !isSelfAttribute(attribute, text) || (attribute.field === "left" && attribute.parent?.type === "assignment")) continue;
+      found.push(attribute);
+    }
+    return found;
   }
 
   /**
@@ -2450,7 +2469,16 @@ export class HotPaths {
       if (target.type === "pattern_list" || target.type === "tuple_pattern") return target.children.some(setsTested);
       return (target.type === "attribute" || target.type === "subscript") && tested.has(this.text(target));
     };
-    return tested.size > 0 && assignsInBlock(branch, setsTested);
+    if (tested.size === 0) return false;
+    // `self.register_buffer("_lora_ind", torch.tensor(...))` (litgpt's LoRA), `setattr(self, "grid", ...)`.
+    const registersTested = (node: SyntaxNode): boolean => {
+      if (node.type !== "call") return false;
+      const callee = this.text(childByField(node, "function")!);
+      const [first, second] = positionalArguments(node);
+      const name = callee === "setattr" ? (first && this.text(first) === "self" ? second : undefined) : /^self\.register_(buffer|parameter)$/.test(callee) ? first : undefined;
+      return !!name && isStringNode(name) && tested.has(`self.${stringValue(this.text(name))}`);
+    };
+    return assignsInBlock(branch, setsTested) || this.someNode(branch, registersTested);
   }
 
   /**
