@@ -4,6 +4,23 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("explicit-synchronize", {
   valid: [
     {
+      name: "the loop of a function that times the model syncs so that the clock measures the GPU (pycls's `compute_time_eval`)",
+      code: py`
+        import time
+        import torch
+        def compute_time_eval(model, inputs, num_iter):
+            model.eval()
+            times = []
+            for cur_iter in range(num_iter):
+                torch.cuda.synchronize()
+                start = time.perf_counter()
+                model(inputs)
+                torch.cuda.synchronize()
+                times.append(time.perf_counter() - start)
+            return sum(times) / len(times)
+      `,
+    },
+    {
       name: "benchmark: one synchronize after the loop",
       code: py`
         import torch
@@ -99,6 +116,28 @@ ruleTester.run("explicit-synchronize", {
     },
   ],
   invalid: [
+    {
+      name: "a timing helper that a benchmark and a detection loop both call is hot through the detection loop (YOLOv7's `time_synchronized`)",
+      code: py`
+        import time
+        import torch
+        def time_synchronized():
+            torch.cuda.synchronize()
+            return time.time()
+        def profile(model, x, n=100):
+            for _ in range(n):
+                t0 = time_synchronized()
+                model(x)
+                t1 = time_synchronized()
+        def detect(model, loader, device):
+            for path, img in loader:
+                img = img.to(device, non_blocking=True)
+                t1 = time_synchronized()
+                pred = model(img)
+                t2 = time_synchronized()
+      `,
+      errors: [{ line: 4, messageIncludes: ["in the step loop of `detect()` (line 12)"] }],
+    },
     {
       name: "torch.cuda.synchronize() in the step loop",
       code: py`

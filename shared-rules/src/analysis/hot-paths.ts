@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, STEP_COUNT_NAME, attributeWrites, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, attributeWrites, lastName,
 } from "./names";
 import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -282,7 +282,7 @@ export class HotPaths {
     if (guardInside) return this.cold(owner, `it is under the periodic guard at line ${this.line(guardInside.guard)}`);
     const innermost = events[firstLoop] as LoopEvent;
     if (innermost.kind === "step") {
-      const smokeTest = fn ? undefined : this.smokeTest(innermost.loop);
+      const smokeTest = fn ? this.speedMeasurement(fn) : this.smokeTest(innermost.loop);
       if (smokeTest) return this.cold(owner, smokeTest);
       // An evaluation loop that a training loop runs every N steps: its own steps are not training steps.
       const outermost = fn && !events.slice(firstLoop + 1).some((event) => "loop" in event);
@@ -350,6 +350,13 @@ export class HotPaths {
       compiled,
       plainLoop: true,
     };
+  }
+
+  /** Why the step loop of a function that times a model is not training: its name says it measures speed. */
+  private speedMeasurement(fn: SyntaxNode): string | undefined {
+    const name = this.text(childByField(fn, "name")!);
+    if (!SPEED_MEASUREMENT_NAME.test(name)) return undefined;
+    return `\`${name}()\` times the model (its name says so): its loop measures speed apart from training, and a sync there makes the clock measure the GPU's work`;
   }
 
   /**

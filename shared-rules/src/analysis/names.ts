@@ -38,6 +38,12 @@ export const ACCUMULATION_NAME = /accum|micro_?batch/i;
 export const PERIODIC_FLAG_NAME = /^(done|finished)$|^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
 /** Clock reads: `time.time()`, `time.monotonic()`, `time.perf_counter()`, `datetime.now()`, `timeit.default_timer()`. */
+/**
+ * Functions that time a model (pycls's `compute_time_eval`, YOLOv7's `profile`, `benchmark_model`): they sync on
+ * purpose, so that the clock measures the GPU's work, and run apart from training.
+ */
+export const SPEED_MEASUREMENT_NAME = /^_*(benchmark|bench|profile|timeit|measure|speed_test|compute_time|time_(model|net|forward|inference|eval|train))(_|$)|_(benchmark|bench|profile|profiling|latency|throughput|speed|timing)$/i;
+
 export const CLOCK_FUNCTION = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$|^(datetime\.)?datetime\.now$|^(timeit\.)?default_timer$/;
 
 /** Variables holding the current time (`now = time.monotonic()`), and seconds since a kept time. */
