@@ -348,6 +348,29 @@ ruleTester.run("item-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a loop over the batches of one step (one per domain) whose loss the function then steps is part of that step: the function runs once per step (DomainBed's IRM)",
+      code: py`
+        import torch
+        import torch.nn.functional as F
+        class IRM(torch.nn.Module):
+            def __init__(self, network, optimizer):
+                super().__init__()
+                self.network = network
+                self.optimizer = optimizer
+            def update(self, minibatches):
+                penalty = 0.
+                for x, y in minibatches:
+                    logits = self.network(x)
+                    penalty += F.cross_entropy(logits, y)
+                loss = penalty / len(minibatches)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                return {"loss": loss.item()}
+      `,
+      errors: [{ line: 17, messageIncludes: ["`loss.item()` in `IRM.update()` waits for the GPU every step"] }],
+    },
+    {
       name: "a property that reads a GPU buffer with `.item()`, read in `forward`'s loop, runs where it is read (Real-Time-Voice-Cloning's `Tacotron.r`)",
       code: py`
         import torch

@@ -1708,7 +1708,7 @@ export class HotPaths {
   private decideLoopKind(loop: SyntaxNode): LoopKind {
     // Each batch of a sampler or an evaluation that runs a whole loop of model steps (`diffusion.p_sample_loop(model, ...)`)
     // is no step: what the outer loop does per batch is spread over that loop's steps.
-    if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : this.collectsExamples(loop) ? "other" : "step";
+    if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : this.collectsExamples(loop) || this.trainsAfter(loop) ? "other" : "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
     const nestedStepLoop = this.containsStepLoop(loop);
     // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
@@ -1824,7 +1824,7 @@ export class HotPaths {
     if (!body) return false;
     return this.someNode(body, (node) => {
       if (node.type === "for_statement" || node.type === "while_statement") {
-        const trains = this.iteratesData(node) || (this.doesStepWork(node, false, false) && !this.countsMicroBatches(node));
+        const trains = (this.iteratesData(node) && !this.trainsAfter(node)) || (this.doesStepWork(node, false, false) && !this.countsMicroBatches(node));
         return trains && !this.underPeriodicGuard(node, loop);
       }
       if (node.type === "call") {
@@ -1883,7 +1883,7 @@ export class HotPaths {
   /** `for micro_step in range(grad_accum_steps)`: the micro-batches of one optimizer step. */
   private countsMicroBatches(loop: SyntaxNode): boolean {
     const bound = loopBound(loop);
-    return (!!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name))) || this.accumulatesForOuterStep(loop);
+    return (!!bound && identifiersIn(bound, this.env.text).some((name) => ACCUMULATION_NAME.test(name))) || this.accumulatesForOuterStep(loop) || this.trainsAfter(loop);
   }
 
   /**
@@ -2101,6 +2101,31 @@ export class HotPaths {
   private trains(block: SyntaxNode): boolean {
     return this.someNode(block, (node) => this.isTrainingCall(node));
   }
+
+  /**
+   * `for x, y in minibatches: losses.append(...)`, then `loss.backward(); optimizer.step()` after the loop: the
+   * batches of one step (one per domain in DomainBed's algorithms, micro-batches), not steps of their own. The
+   * loop takes no optimizer step itself; the statements after it, up to the loop around it, train.
+   */
+  private trainsAfter(loop: SyntaxNode): boolean {
+    let cached = this.trainingAfter.get(loop);
+    if (cached === undefined) {
+      cached = false;
+      const body = childByField(loop, "body");
+      if (body && !this.someNode(body, (node) => this.stepsOptimizer(node))) {
+        for (let child = loop, block = loop.parent; block && block.type !== "function_definition" && block.type !== "module"; child = block, block = block.parent) {
+          if (block.type === "block" && block.children.slice(block.children.indexOf(child) + 1).some((statement) => this.trains(statement))) {
+            cached = true;
+            break;
+          }
+          if (LOOP_TYPES.has(block.type)) break;
+        }
+      }
+      this.trainingAfter.set(loop, cached);
+    }
+    return cached;
+  }
+  private readonly trainingAfter = new Map<SyntaxNode, boolean>();
 
   /** The loop around `guard` trains outside `guard`, too. */
   private trainsBeside(guard: SyntaxNode): boolean {
