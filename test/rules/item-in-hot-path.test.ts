@@ -6,6 +6,23 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("item-in-hot-path", {
   valid: [
     {
+      name: "a loop in a reference implementation that only the file's test functions call (mamba's `*_ref_varlen` kernels' references)",
+      code: py`
+        import torch
+        def segsum_ref_varlen(x, cu_seqlens):
+            out = []
+            for i in range(cu_seqlens.numel() - 1):
+                start = int(cu_seqlens[i].item())
+                end = int(cu_seqlens[i + 1].item())
+                out.append(x[start:end].cumsum(0))
+            return torch.cat(out)
+        def test_segsum_varlen():
+            x = torch.randn(64, device="cuda")
+            cu_seqlens = torch.tensor([0, 10, 64], device="cuda")
+            torch.testing.assert_close(segsum_ref_varlen(x, cu_seqlens), segsum_ref_varlen(x, cu_seqlens))
+      `,
+    },
+    {
       name: "a branch taken once a time interval has passed (`if eval_delta > config.eval_every_seconds:`) runs now and then, not every step",
       code: py`
         import torch

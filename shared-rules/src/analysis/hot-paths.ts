@@ -335,6 +335,9 @@ export class HotPaths {
     // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
     if (fn && /^test_/.test(this.text(childByField(fn, "name")!)))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in a test function, which runs once per test, not per step`);
+    // `compute_dacs_segsum_ref_varlen(...)`: a reference that only the file's `test_*` functions run, to check a kernel.
+    if (fn && this.calledOnlyByTests(fn))
+      return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in a function that only test functions of this file call, once per test, not per step`);
     const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
     if (optional) return this.cold(owner, optional);
     // `for i in range(4):` in a self-check run once: a handful of waits, once; nothing to batch.
@@ -1721,6 +1724,15 @@ export class HotPaths {
     return "other";
   }
 
+  /** A function of this file that only its `test_*` functions call. */
+  private calledOnlyByTests(fn: SyntaxNode): boolean {
+    const calls = this.callsFromOutside(fn);
+    return calls.length > 0 && calls.every((call) => {
+      const caller = enclosingFunctionOf(call);
+      return !!caller && /^test_/.test(this.text(childByField(caller, "name")!));
+    });
+  }
+
   /** `__init__`, or a function of this file that only `__init__` methods call: it runs while an object is built. */
   private runsAtConstruction(fn: SyntaxNode | undefined): boolean {
     const isConstructor = (candidate: SyntaxNode | undefined) => !!candidate && this.text(childByField(candidate, "name")!) === "__init__";
@@ -2105,7 +2117,7 @@ export class HotPaths {
   /**
    * `for x, y in minibatches: losses.append(...)`, then `loss.backward(); optimizer.step()` after the loop: the
    * batches of one step (one per domain in DomainBed's algorithms, micro-batches), not steps of their own. The
-   * loop takes no optimizer step itself; the statements after it, up to the loop around it, train.
+   * loop takes no optimizer step itself; the statements after it, up to the loop around it, train, outside loops.
    */
   private trainsAfter(loop: SyntaxNode): boolean {
     let cached = this.trainingAfter.get(loop);
@@ -2114,7 +2126,9 @@ export class HotPaths {
       const body = childByField(loop, "body");
       if (body && !this.someNode(body, (node) => this.stepsOptimizer(node))) {
         for (let child = loop, block = loop.parent; block && block.type !== "function_definition" && block.type !== "module"; child = block, block = block.parent) {
-          if (block.type === "block" && block.children.slice(block.children.indexOf(child) + 1).some((statement) => this.trains(statement))) {
+          // Training in a loop of its own after this one (the next loader's steps) is not this loop's step.
+          const trainsOnce = (statement: SyntaxNode) => !LOOP_TYPES.has(statement.type) && this.someNode(statement, (node) => this.isTrainingCall(node), true);
+          if (block.type === "block" && block.children.slice(block.children.indexOf(child) + 1).some(trainsOnce)) {
             cached = true;
             break;
           }
