@@ -120,6 +120,21 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "batches moved with a blocking copy: the message asks for `non_blocking=True` there too, without which pinning overlaps nothing",
+      code: py`
+        import torch
+        from torch.utils.data import DataLoader
+        def train(model, dataset, optimizer, device):
+            loader = DataLoader(dataset, batch_size=64)
+            for x, y in loader:
+                x = x.cuda()
+                loss = model(x, y.cuda(non_blocking=True))
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [{ line: 4, messageIncludes: ["moved to the GPU at line 6 with a blocking copy; pin them and pass `non_blocking=True` there"] }],
+    },
+    {
       name: "a loader that a function of the file builds and returns, whose batches a loop of the file moves to the GPU (LLaVA's `create_data_loader`); a factory whose loader is only counted is not reported",
       code: py`
         import torch

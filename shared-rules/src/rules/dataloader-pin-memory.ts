@@ -23,6 +23,7 @@ export const dataloaderPinMemory: Rule = {
     hasSuggestions: false,
     messages: {
       pin: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}}, and copies from pageable memory cannot overlap with compute.",
+      pinBlocking: "`DataLoader` without `pin_memory=True`: its batches are moved to the GPU at line {{line}} with a blocking copy; pin them and pass `non_blocking=True` there, so that the copy can overlap with compute.",
       pinPassed: "`DataLoader` without `pin_memory=True`: `{{callee}}()` is given it with the GPU device `{{device}}` at line {{line}}, to move its batches there, and copies from pageable memory cannot overlap with compute.",
       pinElsewhere: "`DataLoader` without `pin_memory=True`: `{{factory}}()` returns it, and {{where}}; copies from pageable memory cannot overlap with compute.",
       pinLightning: "`DataLoader` without `pin_memory=True`: Lightning's Trainer takes it from `{{hook}}()` and moves each batch to the GPU with `.to(device, non_blocking=True)`, which from pageable memory cannot overlap with compute.",
@@ -76,12 +77,22 @@ export const dataloaderPinMemory: Rule = {
         const called = () => context.text(childByField(where, "function")!);
         const [messageId, data] = prepare
           ? ["pinPrepared", { line, callee: called() }]
-          : move?.device ? ["pinPassed", { line, callee: called(), device: context.text(move.device) }] : ["pin", { line }];
+          : move?.device ? ["pinPassed", { line, callee: called(), device: context.text(move.device) }] : [blockingMove(where, context) ? "pinBlocking" : "pin", { line }];
         context.report({ node, range: { start: callee.start, end: node.end }, messageId, data, fixes: fixes() });
       },
     };
   },
 };
+
+/** `x.to(device)`, `x.cuda()` without `non_blocking=True`: pinning alone lets that copy overlap with nothing. */
+function blockingMove(move: SyntaxNode, context: RuleContext): boolean {
+  const call = methodCall(move, context);
+  if (call?.method !== "to" && call?.method !== "cuda") return false;
+  // `x.cuda(device, True)`, `x.to(device, dtype, True)`, `x.to(**options)`: what is passed is not known here.
+  if (positional(move).length >= (call.method === "cuda" ? 2 : 3) || childByField(move, "arguments")?.children.some((a) => a.type === "dictionary_splat")) return false;
+  const nonBlocking = keyword(move, "non_blocking", context);
+  return !nonBlocking || unparenthesized(nonBlocking).type === "false";
+}
 
 /**
  * Pinning a batch that is already on a GPU raises, so no fix is offered when the dataset may hold device
