@@ -4,6 +4,22 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-transfer-in-hot-path", {
   valid: [
     {
+      name: "the fields of a batch from `metric_logger.log_every(data_loader, ...)` that were never moved are host tensors (VideoMAE's `final_test`)",
+      code: py`
+        import torch
+        def final_test(data_loader, model, device, metric_logger):
+            results = []
+            for batch in metric_logger.log_every(data_loader, 10, "Test:"):
+                videos = batch[0]
+                chunk_nb = batch[3]
+                videos = videos.to(device, non_blocking=True)
+                output = model(videos)
+                for i in range(output.size(0)):
+                    results.append(int(chunk_nb[i].cpu().numpy()))
+            return results
+      `,
+    },
+    {
       name: "a debugging dump that an environment variable turns on (`os.environ.get(\"LOGIT_DUMP\")`, unset by default) does not run every step",
       code: py`
         import os

@@ -153,8 +153,11 @@ const ENCODING_FIELD = /^(input_ids|attention_mask|token_type_ids|position_ids|p
 const LOADER_WRAPPER = /^(iter|cycle|(Cycl\w*|Infinite\w*|Endless\w*|Repeat\w*)(Iterator|Loader|Sampler)|infinite_loader|endless_loader)$/;
 
 /** Calls that iterate over their first argument's own elements (`tqdm(loader)`, `iter(loader)`, `islice(loader, n)`). */
-/** Progress displays over an iterable, by their last name: `log_progress`, `progress_bar`, `ProgressBar`, `track`. */
-const PROGRESS_WRAPPER = /^_*(log_)?progress(_?bar)?$|^track$/i;
+/**
+ * Progress displays over an iterable, by their last name: `log_progress`, `progress_bar`, `ProgressBar`, `track`,
+ * and the `metric_logger.log_every(data_loader, print_freq, header)` of DETR, DeiT, MAE and torchvision's references.
+ */
+const PROGRESS_WRAPPER = /^_*(log_)?progress(_?bar)?$|^track$|^log_every$/i;
 export const ITERATION_WRAPPERS = /^(tqdm|tqdm\.tqdm|tqdm\.auto\.tqdm|tqdm\.notebook\.tqdm|iter|islice|itertools\.islice|reversed|sorted|list|trange|progress_bar|track|rich\.progress\.track|cycle|itertools\.cycle)$/;
 
 function evidence(kind: EvidenceKind, reason: string): Evidence {
