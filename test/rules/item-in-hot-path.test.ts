@@ -6,6 +6,21 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("item-in-hot-path", {
   valid: [
     {
+      name: "a file of another framework with the same names (Paddle's `loss.backward()`, `.cuda()`) is not PyTorch code",
+      code: py`
+        import paddle
+        from engine import Engine
+        class MyEngine(Engine):
+            def forward_backward(self, data):
+                imgs = data.cuda()
+                loss = self.compute_loss(self.model(imgs))
+                self.optimizer.clear_grad()
+                loss.backward()
+                self.optimizer.step()
+                return {"loss": loss.item()}
+      `,
+    },
+    {
       name: "a loop in a reference implementation that only the file's test functions call (mamba's `*_ref_varlen` kernels' references)",
       code: py`
         import torch
@@ -364,6 +379,23 @@ ruleTester.run("item-in-hot-path", {
     },
   ],
   invalid: [
+    {
+      name: "a file that trains on a device without importing torch itself gets its tensors through the project's modules (torchreid's `ImageSoftmaxEngine`)",
+      code: py`
+        from torchreid.engine import Engine
+        class ImageSoftmaxEngine(Engine):
+            def forward_backward(self, data):
+                imgs, pids = self.parse_data_for_train(data)
+                if self.use_gpu:
+                    imgs = imgs.cuda()
+                loss = self.compute_loss(self.criterion, self.model(imgs), pids)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                return {"loss": loss.item()}
+      `,
+      errors: [{ line: 11, messageIncludes: ["`loss.item()` in `ImageSoftmaxEngine.forward_backward()` waits for the GPU every step"] }],
+    },
     {
       name: "a loop over the batches of one step (one per domain) whose loss the function then steps is part of that step: the function runs once per step (DomainBed's IRM)",
       code: py`

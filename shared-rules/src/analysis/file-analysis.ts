@@ -106,10 +106,11 @@ export class FileAnalysis {
 export function textFlags(text: string): TextFlags {
   // The incremental linter asks before the analysis does, of the same text.
   if (lastFlags?.text === text) return lastFlags.flags;
+  // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
+  const mentionsDevice = /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text);
   const flags = {
-    importsTorch: importsTorch(text),
-    // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
-    mentionsDevice: /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text),
+    importsTorch: importsTorch(text) || trainsOnDevice(text, mentionsDevice),
+    mentionsDevice,
     defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*['"]?(torch\.)?cuda|with\s+torch\.device\(/.test(text),
   };
   lastFlags = { text, flags };
@@ -129,6 +130,16 @@ function importsTorch(text: string): boolean {
   }
   // `from ...openaimodel import *`, then `th.Tensor`, `nn.Module`: torch's names reached through a star import.
   return text.includes("import *") && /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(text) && /\b(torch|th)\.[A-Za-z_]|\bnn\.Module\b/.test(text);
+}
+
+/**
+ * A file that runs backward passes and moves data to a device, without importing torch itself: torchreid's
+ * `ImageSoftmaxEngine.forward_backward` gets its tensors and its `Engine` through the project's own modules.
+ * Not a file of another framework with the same names (MXNet's and Paddle's `loss.backward()`).
+ */
+function trainsOnDevice(text: string, mentionsDevice: boolean): boolean {
+  if (!mentionsDevice || !text.includes(".backward(")) return false;
+  return !/^[ \t]*(import|from)[ \t]+(jax|flax|mxnet|paddle|tensorflow|chainer|mindspore|oneflow|megengine)\b/m.test(text);
 }
 
 interface TextFlags {
