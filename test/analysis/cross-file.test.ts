@@ -330,6 +330,36 @@ describe("cross-file hot paths", () => {
       assert.deepStrictEqual(result("datasets.py").findings, []);
     });
 
+    it("follows `next(fetcher)` in a step loop to the `__next__` of the class the file constructs it from (stargan-v2's `InputFetcher`)", async () => {
+      const solver = py`
+        import torch
+        from core.data_loader import InputFetcher
+        def train(nets, optims, loaders, device, total_iters):
+            fetcher = InputFetcher(loaders.src, device)
+            for i in range(total_iters):
+                inputs = next(fetcher)
+                loss = nets.generator(inputs.x_src).mean()
+                loss.backward()
+                optims.generator.step()
+      `;
+      const dataLoader = py`
+        import torch
+        class InputFetcher:
+            def __init__(self, loader, device):
+                self.loader = loader
+                self.iter = iter(loader)
+                self.device = device
+            def __next__(self):
+                x, y = next(self.iter)
+                inputs = {"x_src": x, "y_src": y, "z": torch.randn(x.size(0), 16)}
+                return {k: v.to(self.device) for k, v in inputs.items()}
+      `;
+      const result = await lintInMemory({ "solver.py": solver, "core/__init__.py": "", "core/data_loader.py": dataLoader });
+      const findings = result("core/data_loader.py").findings;
+      assert.deepStrictEqual(findings.map((finding) => [finding.rule, finding.line]), [["blocking-host-to-device", 10]]);
+      assert.match(findings[0].message, /in `InputFetcher\.__next__\(\)`, which `\.\.\/solver\.py` calls at line 6 in the step loop of `train\(\)`/);
+    });
+
     it("reports a loader without pin_memory that a function returns to another file, which moves its batches to the GPU; not a pinned one, one returned to a file that does not move its batches, or one not returned", async () => {
       const data = py`
         import torch

@@ -516,8 +516,8 @@ ruleTester.run("item-in-hot-path", {
       name: "batch elements are not known to stay on the host when the loop only casts another one, or they come through `zip`",
       code: py`
         import torch
-        def evaluate(loader, extra, model, device, metric_logger):
-            for images, ids in metric_logger.log_every(loader, 50):
+        def evaluate(loader, extra, model, device, metric_logger, source):
+            for images, ids in metric_logger.log_every(source, 50):
                 images = images.to(torch.float16)
                 out = model(images)
                 first = ids.item()

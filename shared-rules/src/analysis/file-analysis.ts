@@ -7,7 +7,8 @@ import { SourceText } from "../source-text";
 import { collectScopes, Scopes } from "./scopes";
 import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import { HotPaths, SiteContext } from "./hot-paths";
-import type { HotEntries } from "./cross-file";
+import { isProjectTarget, type HotEntries } from "./cross-file";
+import { importedModules } from "./class-names";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
@@ -134,12 +135,14 @@ function importsTorch(text: string): boolean {
 
 /**
  * A file that runs backward passes and moves data to a device, without importing torch itself: torchreid's
- * `ImageSoftmaxEngine.forward_backward` gets its tensors and its `Engine` through the project's own modules.
+ * `ImageSoftmaxEngine.forward_backward` gets its tensors and its `Engine` through the project's own modules, which
+ * it imports.
  * Not a file of another framework with the same names (MXNet's and Paddle's `loss.backward()`).
  */
 function trainsOnDevice(text: string, mentionsDevice: boolean): boolean {
   if (!mentionsDevice || !text.includes(".backward(")) return false;
-  return !/^[ \t]*(import|from)[ \t]+(jax|flax|mxnet|paddle|tensorflow|chainer|mindspore|oneflow|megengine)\b/m.test(text);
+  if (/^[ \t]*(import|from)[ \t]+(jax|flax|mxnet|paddle|tensorflow|chainer|mindspore|oneflow|megengine)\b/m.test(text)) return false;
+  return importedModules(text).some(isProjectTarget);
 }
 
 interface TextFlags {

@@ -80,6 +80,10 @@ function callsOnInstance(node: SyntaxNode, source: InstanceSource, found: Instan
   if (node.field === "function" && node.parent?.type === "call") return void found.push({ call: node.parent, name: "__call__" });
   const read = attributeRead(node, source.text);
   if (read) return void found.push(read);
+  // `inputs = next(fetcher)`: the instance's `__next__` (stargan-v2's `InputFetcher`).
+  const next = node.parent?.type === "argument_list" && node.parent.children.length === 1 ? node.parent.parent : undefined;
+  const nextCallee = next?.type === "call" ? childByField(next, "function") : undefined;
+  if (nextCallee?.type === "identifier" && source.text.slice(nextCallee.start, nextCallee.end) === "next") return void found.push({ call: next!, name: "__next__" });
   if (!followArguments || node.type !== "identifier") return;
   // `loss_evaluator = make_loss_evaluator(cfg)`, then `self.loss_evaluator = loss_evaluator`.
   const kept = node.field === "right" && node.parent?.type === "assignment" ? childByField(node.parent, "left") : undefined;
