@@ -4,6 +4,25 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a solver's own `self.log_progress(stage, loader)` is not taken for a progress bar over batches: its stages include sampling a few batches every few epochs (audiocraft's `generate`)",
+      code: py`
+        import torch
+        class Solver:
+            def __init__(self, model, loaders, device):
+                self.model = model.to(device)
+                self.device = device
+                self.dataloaders = dict(loaders)
+            def log_progress(self, stage, iterable, total):
+                return iterable
+            def generate(self):
+                loader = self.dataloaders["generate"]
+                lp = self.log_progress("generate", loader, total=len(loader))
+                for batch in lp:
+                    reference = batch.to(self.device)
+                    self.model(reference)
+      `,
+    },
+    {
       name: "a property that registers its buffer the first time it is read (`if not hasattr(self, ...)`), read on every forward pass (litgpt's LoRA `lora_ind`)",
       code: py`
         import torch
@@ -242,7 +261,7 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
-      name: "the batches of a progress display over one of the loaders a `dict()` keeps, also when a branch may replace the loader (audiocraft's solvers)",
+      name: "the batches of a progress display over one of the loaders a `dict()` keeps, also when a branch may replace the loader (audiocraft's solvers, with a progress bar of their own)",
       code: py`
         import torch
         class Solver:
@@ -252,14 +271,14 @@ ruleTester.run("blocking-host-to-device", {
                 self.benchmark_no_load = benchmark_no_load
                 self.dataloaders = dict()
                 self.dataloaders.update(loaders)
-            def log_progress(self, stage, iterable, total):
+            def progress_bar(self, iterable, total):
                 return iterable
             def evaluate(self):
                 loader = self.dataloaders["valid"]
                 if self.benchmark_no_load:
                     batch = next(iter(loader))
                     loader = [batch] * 10
-                lp = self.log_progress("valid", loader, total=len(loader))
+                lp = self.progress_bar(loader, total=len(loader))
                 for batch in lp:
                     x = batch.to(self.device)
                     self.model(x)
