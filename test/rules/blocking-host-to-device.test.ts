@@ -4,25 +4,6 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
-      name: "a solver's own `self.log_progress(stage, loader)` is not taken for a progress bar over batches: its stages include sampling a few batches every few epochs (audiocraft's `generate`)",
-      code: py`
-        import torch
-        class Solver:
-            def __init__(self, model, loaders, device):
-                self.model = model.to(device)
-                self.device = device
-                self.dataloaders = dict(loaders)
-            def log_progress(self, stage, iterable, total):
-                return iterable
-            def generate(self):
-                loader = self.dataloaders["generate"]
-                lp = self.log_progress("generate", loader, total=len(loader))
-                for batch in lp:
-                    reference = batch.to(self.device)
-                    self.model(reference)
-      `,
-    },
-    {
       name: "a property that registers its buffer the first time it is read (`if not hasattr(self, ...)`), read on every forward pass (litgpt's LoRA `lora_ind`)",
       code: py`
         import torch
@@ -260,6 +241,26 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "a solver's own `self.log_progress(stage, loader)` is not taken for a progress bar over batches (its stages include sampling a few batches every few epochs: audiocraft's `generate`): what it yields is not known to be host data",
+      code: py`
+        import torch
+        class Solver:
+            def __init__(self, model, loaders, device):
+                self.model = model
+                self.device = device
+                self.dataloaders = dict(loaders)
+            def log_progress(self, stage, iterable, total):
+                return iterable
+            def generate(self):
+                loader = self.dataloaders["generate"]
+                lp = self.log_progress("generate", loader, total=len(loader))
+                for batch in lp:
+                    reference = batch.to(self.device)
+                    self.model(reference)
+      `,
+      errors: [{ line: 13, messageIncludes: ["(if `batch` is in host memory)"] }],
+    },
     {
       name: "the batches of a progress display over one of the loaders a `dict()` keeps, also when a branch may replace the loader (audiocraft's solvers, with a progress bar of their own)",
       code: py`
