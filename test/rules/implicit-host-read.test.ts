@@ -4,6 +4,25 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "a tensor made in one branch and `None` in the other, indexed with GPU tensors after the `if` that tests the same option: advanced indexing, no Python index (mamba's `Final_K_State`)",
+      code: py`
+        import torch
+        class Scan(torch.nn.Module):
+            def forward(self, x, cu_seqlens, chunk_size, return_final_states=False):
+                device = x.device
+                if return_final_states:
+                    final_state = torch.empty((4, 8, chunk_size), device=device)
+                else:
+                    final_state = None
+                out = x * 2
+                if return_final_states:
+                    last_chunk_pos = (cu_seqlens[1:] - cu_seqlens[:-1] - 1) % chunk_size
+                    final = final_state[torch.arange(4, device=device), :, last_chunk_pos]
+                    return out, final
+                return out, None
+      `,
+    },
+    {
       name: "a model's own method on a model moved to the GPU returns what the method returns, not a tensor (Real-Time-Voice-Cloning's `get_step()`)",
       code: py`
         import torch

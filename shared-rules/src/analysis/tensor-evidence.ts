@@ -411,6 +411,18 @@ export class TensorEvidence {
         if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
       }
     }
+    // `if return_final_states: state = torch.empty(...)` `else: state = None`, then `state[...]` after the `if`: what
+    // is subscripted or called there is not the `None` (mamba's `Final_K_State`).
+    if (binding.kind === "assign" && boundsNone(binding) && node.parent?.type !== "comparison_operator") {
+      const branch = branchAround(binding.node);
+      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
+        const scope = scopeOf(binding.node, this.env.scopes);
+        for (let earlier = previousBinding(binding, scope); earlier; earlier = previousBinding(earlier, scope)) {
+          const made = this.ofBinding(earlier);
+          if (isTensorKind(made.kind)) return made;
+        }
+      }
+    }
     // `if cfg.benchmark_no_load: loader = [batch] * n` and a loop after the `if`: on the other path it is the loader.
     if (known.kind === "unknown" && binding.kind === "assign") {
       const branch = branchAround(binding.node);
@@ -1554,6 +1566,13 @@ function isStringValued(node: SyntaxNode): boolean {
   const callee = childByField(inner, "function");
   const receiver = callee?.type === "attribute" ? childByField(callee, "object") : undefined;
   return !!receiver && isStringNode(receiver);
+}
+
+/** `x = None`, `a, x = None, None`: the binding gives the name `None`. */
+function boundsNone(binding: Binding): boolean {
+  let value = binding.value && unparenthesized(binding.value);
+  for (const index of binding.unpackPath) value = value && (value.type === "tuple" || value.type === "expression_list") ? value.children[index] : undefined;
+  return !!value && isNoneNode(value);
 }
 
 function isNoneNode(node: SyntaxNode): boolean {
