@@ -4,6 +4,33 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-index", {
   valid: [
     {
+      name: "the branch of an option that a `@dataclass` given to `tyro.cli` turns off by default never runs (cleanrl's `clip_vloss: bool = True`)",
+      code: py`
+        from dataclasses import dataclass
+        import numpy as np
+        import torch
+        import tyro
+        @dataclass
+        class Args:
+            clip_vloss: bool = True
+            minibatch_size: int = 64
+        args = tyro.cli(Args)
+        def update(agent, optimizer, b_obs, rewards, batch_size, device):
+            b_returns = torch.zeros(batch_size, device=device) + rewards.sum()
+            inds = np.arange(batch_size)
+            for start in range(0, batch_size, args.minibatch_size):
+                mb_inds = inds[start:start + args.minibatch_size]
+                newvalue = agent.get_value(b_obs)
+                if args.clip_vloss:
+                    v_loss = newvalue.clamp(-1, 1).mean()
+                else:
+                    v_loss = ((newvalue - b_returns[mb_inds]) ** 2).mean()
+                optimizer.zero_grad()
+                v_loss.backward()
+                optimizer.step()
+      `,
+    },
+    {
       name: "a list that gathers tensors, or takes other lists whole, is not known to hold numbers",
       code: py`
         import torch

@@ -1460,6 +1460,7 @@ export class HotPaths {
         if (method !== "set_defaults") setInCode.add("*");
         return;
       }
+      if (callee && positionalArguments(node).length >= 1) this.dataclassOptions(node, options);
       if (method !== "add_argument") return;
       const flags = positionalArguments(node).filter((argument) => isStringNode(argument)).map((argument) => stringValue(this.text(argument)));
       const long = flags.find((flag) => flag.startsWith("--")) ?? flags.find((flag) => flag.startsWith("-"));
@@ -1479,6 +1480,29 @@ export class HotPaths {
     for (const name of setInCode) options.delete(name);
     if (setInCode.has("*")) options.clear();
     return (this.options = options);
+  }
+
+  /**
+   * `args = tyro.cli(Args)`, `HfArgumentParser((ModelArguments, TrainingArguments))`: the fields of a `@dataclass` of
+   * this file that a parser is given are options, each defaulting to its literal (cleanrl's `clip_vloss: bool = True`).
+   */
+  private dataclassOptions(call: SyntaxNode, options: Map<string, OptionDefault>): void {
+    const callee = lastName(this.text(childByField(call, "function")!));
+    if (!/^(cli|parse|HfArgumentParser|ArgumentParser)$/.test(callee)) return;
+    const [first] = positionalArguments(call);
+    const given = unparenthesized(first).type === "tuple" ? unparenthesized(first).children : [first];
+    for (const argument of given) {
+      const binding = argument.type === "identifier" ? resolveBinding(this.text(argument), argument.start, scopeOf(argument, this.env.scopes)) : undefined;
+      const cls = binding?.kind === "class" ? binding.value : undefined;
+      const decorated = cls?.parent?.type === "decorated_definition" ? cls.parent : undefined;
+      if (!cls || !decorated?.children.some((decorator) => decorator.type === "decorator" && /^@\s*(dataclasses\.)?dataclass\b/.test(this.text(decorator)))) continue;
+      for (const statement of childByField(cls, "body")?.children ?? []) {
+        const field = statement.type === "expression_statement" ? statement.children[0] : undefined;
+        const [name, value] = field?.type === "assignment" ? [childByField(field, "left"), childByField(field, "right")] : [];
+        if (name?.type !== "identifier" || !value || !LITERAL_TYPES.has(unparenthesized(value).type)) continue;
+        options.set(this.text(name), { flag: this.text(name), value: this.text(unparenthesized(value)), line: this.line(statement), implicit: false });
+      }
+    }
   }
 
   /** `args`, `opt`, or the same kept on the object (`self.args`, `self.opt`: a fairseq task's options). */
