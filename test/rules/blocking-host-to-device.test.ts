@@ -242,6 +242,25 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "a tensor built each step from an environment's new data: the message suggests a non-blocking copy from pinned memory, not building it once (cleanrl, stable-baselines3); a constant keeps that advice",
+      code: py`
+        import torch
+        def rollout(envs, agent, device, num_steps):
+            next_obs = torch.zeros(8, 4, device=device)
+            for step in range(num_steps):
+                action = agent.get_action(next_obs)
+                obs, reward, done, info = envs.step(action.cpu().numpy())
+                rewards = torch.tensor(reward, device=device)
+                next_obs = torch.tensor(obs, device=device)
+                weights = torch.tensor([0.3, 0.7], device=device)
+      `,
+      errors: [
+        { line: 7, messageIncludes: ["its data changes from one call to the next", "pin_memory().to(device, non_blocking=True)"] },
+        { line: 8, messageIncludes: ["its data changes from one call to the next"] },
+        { line: 9, messageIncludes: ["build it once before the loop"] },
+      ],
+    },
+    {
       name: "a solver's own `self.log_progress(stage, loader)` is not taken for a progress bar over batches (its stages include sampling a few batches every few epochs: audiocraft's `generate`): what it yields is not known to be host data",
       code: py`
         import torch

@@ -282,7 +282,11 @@ export const blockingHostToDevice: Rule = {
         const fixes = name === "torch.tensor" ? safeFixes(() => hoistConstantTensor(node, device, context) ?? pythonScalarOperand(node, context)) : [];
         // The tensor is built for a GPU (its `device=`): positive evidence, so it counts in any loop that runs often.
         const built = { kind: "gpu" as const, reason: `built with \`device=${context.text(device)}\`` };
-        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative: "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`" }, evidence: built, fixes });
+        // `torch.as_tensor(obs, device=device)` of an environment's new observations: nothing to build once.
+        const alternative = data && newDataEachTime(data, node, context)
+          ? "its data changes from one call to the next: a few Python numbers can be made on the device (`torch.full(..., device=...)`), new data such as an environment's observations copied from pinned memory without blocking (`torch.as_tensor(x).pin_memory().to(device, non_blocking=True)`)"
+          : "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`";
+        context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative }, evidence: built, fixes });
       },
       // `gain[2:6] = torch.tensor(sizes)[[3, 2, 3, 2]]`: setting part of a GPU tensor to a host tensor copies it
       // with `dst.copy_(src)`, the blocking copy of `.to(device)` (a 0-dim host value is a `fill_`, no copy).
@@ -304,6 +308,34 @@ export const blockingHostToDevice: Rule = {
 };
 
 /** `torch.tensor(0.5)`, `torch.tensor(n)`: a host tensor of one number, which setting a GPU slice to fills in without a copy. */
+/**
+ * Data that differs from one run of the call to the next: a name bound in the loop around the call (`reward` from
+ * `envs.step(...)`), or a parameter of the function that makes it (stable-baselines3's `obs_as_tensor(obs, device)`).
+ * Literals and names bound once before the loop are the same every time, and could be built once.
+ */
+function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContext): boolean {
+  // `[i] * n`, `[w, h, w, h]`: a few Python numbers, which `torch.full` or a tensor built once can stand for.
+  const node = unparenthesized(data);
+  if (isConstantData(node) || node.type === "list" || node.type === "tuple" || node.type === "binary_operator" || node.type === "list_comprehension") return false;
+  const loop = enclosingLoop(call);
+  const fn = enclosingFunctionOf(call);
+  const names: SyntaxNode[] = [];
+  const collect = (node: SyntaxNode) => {
+    // `self.weights` is the object's, kept from call to call.
+    if (node.type === "identifier") {
+      if (context.text(node) !== "self") names.push(node);
+    } else if (node.type === "attribute") collect(childByField(node, "object")!);
+    else for (const child of node.children) collect(child);
+  };
+  collect(node);
+  return names.some((name) => {
+    const binding = resolveBinding(context.text(name), name.start, scopeOf(name, context.analysis.scopes));
+    if (!binding) return false;
+    if (binding.kind === "parameter") return !!fn && binding.node.parent?.parent === fn;
+    return !!loop && contains(loop, binding.node);
+  });
+}
+
 function isZeroDimensional(value: SyntaxNode, context: RuleContext): boolean {
   const node = unparenthesized(value);
   if (node.type !== "call" || calleeName(node, context) !== "torch.tensor") return false;
