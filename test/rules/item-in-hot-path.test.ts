@@ -380,6 +380,23 @@ ruleTester.run("item-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a method called in the step loop on an instance made with `Cls(...).to(device)` runs per step (`.to()` returns the module)",
+      code: py`
+        import torch
+        class QNetwork(torch.nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.net = torch.nn.Linear(n, 2)
+            def best_value(self, x):
+                return self.net(x).max().item()
+        def main(device, obs, num_steps):
+            q_network = QNetwork(4).to(device)
+            for step in range(num_steps):
+                value = q_network.best_value(obs)
+      `,
+      errors: [{ line: 7, messageIncludes: ["in `QNetwork.best_value()`, called at line 11 in the step loop of `main()`"] }],
+    },
+    {
       name: "a file that trains on a device without importing torch itself gets its tensors through the project's modules (torchreid's `ImageSoftmaxEngine`)",
       code: py`
         from torchreid.engine import Engine

@@ -34,10 +34,20 @@ export function isProperty(fn: SyntaxNode, text: string): boolean {
  * `v()` where `v` is that assignment's, also once passed to a function of this file) or to an attribute of
  * `self` (`self.v = Cls()`, then `self.v.m()` in the class).
  */
+/** Methods of `nn.Module` that return the module itself. */
+const RETURNS_MODULE = /^(to|cuda|cpu|eval|train|half|float|double|bfloat16|requires_grad_|to_empty)$/;
+
 export function methodCallsOn(call: SyntaxNode, source: InstanceSource): InstanceCall[] {
   // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
   let value = call;
-  while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
+  for (;;) {
+    while (value.parent && (value.parent.type === "parenthesized_expression" || value.parent.type === "boolean_operator" || (value.parent.type === "conditional_expression" && value !== value.parent.children[1]))) value = value.parent;
+    // `agent = Agent(envs).to(device)`: a module's `.to()`, `.cuda()`, `.eval()` return the module itself.
+    const method = value.field === "object" && value.parent?.type === "attribute" ? childByField(value.parent, "attribute") : undefined;
+    const chained = method && value.parent!.field === "function" && value.parent!.parent?.type === "call" ? value.parent!.parent : undefined;
+    if (!chained || !RETURNS_MODULE.test(source.text.slice(method!.start, method!.end))) break;
+    value = chained;
+  }
   const assignment = value.parent;
   if (assignment?.type !== "assignment" || value.field !== "right") return [];
   const left = childByField(assignment, "left");
