@@ -4,6 +4,17 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "distributions do not check their arguments after `Distribution.set_default_validate_args(False)`",
+      code: py`
+        import torch
+        from torch.distributions import Categorical, Distribution
+        Distribution.set_default_validate_args(False)
+        class Policy(torch.nn.Module):
+            def forward(self, logits):
+                return Categorical(logits=logits).sample()
+      `,
+    },
+    {
       name: "a tensor made in one branch and `None` in the other, indexed with GPU tensors after the `if` that tests the same option: advanced indexing, no Python index (mamba's `Final_K_State`)",
       code: py`
         import torch
@@ -291,6 +302,29 @@ ruleTester.run("implicit-host-read", {
     },
   ],
   invalid: [
+    {
+      name: "a distribution built from GPU logits checks its parameters with `if not valid.all()`, in a method of an instance made with `.to(device)` that the step loop calls (cleanrl's PPO agent); not with `validate_args=False`",
+      code: py`
+        import torch
+        from torch.distributions.categorical import Categorical
+        from torch.distributions import Normal
+        class Agent(torch.nn.Module):
+            def __init__(self, actor):
+                super().__init__()
+                self.actor = actor
+            def get_action(self, x):
+                logits = self.actor(x)
+                probs = Categorical(logits=logits)
+                quiet = Normal(logits, torch.ones_like(logits), validate_args=False)
+                return probs.sample(), quiet.sample()
+        def main(envs, actor, device, num_steps):
+            agent = Agent(actor).to(device)
+            obs = torch.zeros(8, 4, device=device)
+            for step in range(num_steps):
+                action, noise = agent.get_action(obs)
+      `,
+      errors: [{ line: 10, messageIncludes: ["`Categorical(logits=logits)` in `Agent.get_action()`, called at line 17 in the step loop of `main()`", "pass `validate_args=False`"] }],
+    },
     {
       name: "a Python list (named so) indexed with a GPU tensor's element reads it with `__index__`; a stacked tensor named like a list is indexed on the GPU",
       code: py`

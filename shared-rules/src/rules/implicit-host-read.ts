@@ -7,6 +7,10 @@ import { argumentList, calleeName, gpuAssumption, isTensorEvidence, keyword, pos
 
 const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
 /** `math` functions that take a C double: they convert a tensor argument with `__float__`. */
+/** The distributions of `torch.distributions` (`torch.distributions.Categorical`, `torch.distributions.normal.Normal`). */
+const DISTRIBUTION_CLASS = /^torch\.distributions(\.[a-z_]+)?\.[A-Z]\w*$/;
+/** Those with no parameters of their own to check (`arg_constraints = {}`): they wrap another distribution. */
+const UNCHECKED_DISTRIBUTION = /\.(Distribution|Independent|MixtureSameFamily|TransformedDistribution)$/;
 const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|sqrt|exp|fabs|isclose)$/;
 
 /** Tensor methods whose arguments are sizes, counts or lengths (integer lists or integers). */
@@ -34,6 +38,7 @@ export const implicitHostRead: Rule = {
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
       size: "`{{expression}}` {{where}} passes a GPU tensor where PyTorch needs a Python integer (a size, a count, a padding), which reads it and waits for the GPU {{frequency}}{{assumption}}.",
       iterate: "`{{expression}}` {{where}} iterates a GPU tensor in Python and reads each element as a Python bool, waiting for the GPU once per element {{frequency}}{{assumption}}.",
+      validation: "`{{expression}}` {{where}} checks its parameters (`validate_args` is on unless Python runs with `-O`) with a Python `if` on a GPU tensor, which waits for the GPU {{frequency}}{{assumption}}; pass `validate_args=False`, or call `torch.distributions.Distribution.set_default_validate_args(False)` once.",
       nonfinite: "`{{expression}}` {{where}} checks the total norm with a Python `if` (`error_if_nonfinite=True`), which waits for the GPU {{frequency}}; the default `error_if_nonfinite=False` does not sync.",
     },
     mechanism: [
@@ -63,6 +68,7 @@ export const implicitHostRead: Rule = {
         "`while`, `assert` and other conditions are not rewritten.",
       facts: [
         "§2 op table: `clip_grad_norm_` syncs with `error_if_nonfinite=True`",
+        "§7 a `torch.distributions` distribution validates its parameters (and `log_prob`'s value) with a Python `if` by default",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
         "§7 a tensor passed where an operator takes an integer list (a size, a padding) is read with `item()`",
         "§1 `math.isfinite(t)` and the other `math` functions that take a double",
@@ -167,6 +173,15 @@ export const implicitHostRead: Rule = {
           const check = argumentList(node).find((a) => a.type === "keyword_argument" && context.text(childByField(a, "name")!) === "error_if_nonfinite");
           const value = check ? childByField(check, "value") : undefined;
           if (value && context.text(value) === "True") context.report({ node, messageId: "nonfinite", data: { expression: shortText(node, context) } });
+          return;
+        }
+        // `Categorical(logits=logits)`, `Normal(mu, std)`: a distribution checks its parameters when it is built.
+        if (DISTRIBUTION_CLASS.test(name) && !UNCHECKED_DISTRIBUTION.test(name)) {
+          const check = keyword(node, "validate_args", context);
+          if ((check && context.text(check) !== "True") || /set_default_validate_args\(\s*False\s*\)/.test(context.analysis.source.text)) return;
+          const parameters = argumentList(node).map((argument) => (argument.type === "keyword_argument" ? childByField(argument, "value")! : argument));
+          const tensor = parameters.find((parameter) => parameter && isTensorEvidence(evidenceOf(parameter), context));
+          if (tensor) reportValue(node, tensor, "validation");
           return;
         }
         const sizes = sizeArguments(node, name);
