@@ -2148,10 +2148,10 @@ export class HotPaths {
     if (cached === undefined) {
       cached = false;
       const body = childByField(loop, "body");
+      // Training in a loop of its own after this one (the next loader's steps) is not this loop's step.
+      const trainsOnce = (statement: SyntaxNode) => !LOOP_TYPES.has(statement.type) && this.someNode(statement, (node) => this.isTrainingCall(node), true);
       if (body && !this.someNode(body, (node) => this.stepsOptimizer(node))) {
         for (let child = loop, block = loop.parent; block && block.type !== "function_definition" && block.type !== "module"; child = block, block = block.parent) {
-          // Training in a loop of its own after this one (the next loader's steps) is not this loop's step.
-          const trainsOnce = (statement: SyntaxNode) => !LOOP_TYPES.has(statement.type) && this.someNode(statement, (node) => this.isTrainingCall(node), true);
           if (block.type === "block" && block.children.slice(block.children.indexOf(child) + 1).some(trainsOnce)) {
             cached = true;
             break;

@@ -154,7 +154,8 @@ const LOADER_WRAPPER = /^(iter|cycle|(Cycl\w*|Infinite\w*|Endless\w*|Repeat\w*)(
 
 /** Calls that iterate over their first argument's own elements (`tqdm(loader)`, `iter(loader)`, `islice(loader, n)`). */
 /**
- * Progress displays over a loader, by their last name: `progress_bar`, `ProgressBar`, `track`, and the
+ * Progress displays over a loader, by their last name, the loader given in any position (`ITERATION_WRAPPERS`
+ * take it first): `progress_bar`, `self.progress(loader)`, `ProgressBar`, `track`, and the
  * `metric_logger.log_every(data_loader, print_freq, header)` of DETR, DeiT, MAE and torchvision's references.
  * Not a solver's own `self.log_progress(stage, loader)`, whose stages include sampling a few batches every few
  * epochs (audiocraft's `generate`: review 34 found 27 of its 42 findings false).
@@ -387,13 +388,9 @@ export class TensorEvidence {
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
     // was; unless the branch converts a value of another type (`if isinstance(x, np.ndarray): x = torch.from_numpy(x)`).
     if (known.kind === "cpu" && binding.kind === "assign") {
-      const branch = branchAround(binding.node);
-      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
-        // The value before: the last earlier binding on every path to the use (one in another branch may not have run).
-        const scope = scopeOf(binding.node, this.env.scopes);
-        let previous = previousBinding(binding, scope);
-        while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
-        const before = previous && this.ofBinding(previous);
+      const branch = branchBefore(binding, node);
+      if (branch) {
+        const before = this.valueBefore(binding, node);
         const condition = childByField(branch, "condition");
         const consequence = childByField(branch, "consequence");
         const deviceTest = condition && consequence && contains(consequence, binding.node) ? this.env.deviceTest?.(condition) : undefined;
@@ -401,11 +398,8 @@ export class TensorEvidence {
         if (deviceTest === "cuda") return known;
         // `if device == "mps": logits = logits.to("cpu")`: beside a CUDA GPU the value is what an earlier binding made.
         if (deviceTest === "other") {
-          const scope = scopeOf(binding.node, this.env.scopes);
-          for (let earlier = previousBinding(binding, scope); earlier; earlier = previousBinding(earlier, scope)) {
-            const made = this.ofBinding(earlier);
-            if (made.kind === "gpu") return made;
-          }
+          const made = this.earlierBinding(binding, (kind) => kind === "gpu");
+          if (made) return made;
         }
         const converts = /\b(isinstance|type|hasattr)\s*\(|\bis\s+(not\s+)?None\b/.test(this.text(condition ?? branch));
         if (before && (before.kind === "gpu" || (!converts && (before.kind === "tensor" || before.kind === "unknown")))) return before;
@@ -413,32 +407,38 @@ export class TensorEvidence {
     }
     // `if return_final_states: state = torch.empty(...)` `else: state = None`, then `state[...]` after the `if`: what
     // is subscripted or called there is not the `None` (mamba's `Final_K_State`).
-    if (binding.kind === "assign" && boundsNone(binding) && node.parent?.type !== "comparison_operator") {
-      const branch = branchAround(binding.node);
-      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
-        const scope = scopeOf(binding.node, this.env.scopes);
-        for (let earlier = previousBinding(binding, scope); earlier; earlier = previousBinding(earlier, scope)) {
-          const made = this.ofBinding(earlier);
-          if (isTensorKind(made.kind)) return made;
-        }
-      }
+    if (binding.kind === "assign" && boundsNone(binding) && node.parent?.type !== "comparison_operator" && branchBefore(binding, node)) {
+      const made = this.earlierBinding(binding, isTensorKind);
+      if (made) return made;
     }
     // `if cfg.benchmark_no_load: loader = [batch] * n` and a loop after the `if`: on the other path it is the loader.
-    if (known.kind === "unknown" && binding.kind === "assign") {
-      const branch = branchAround(binding.node);
-      if (branch && !(branch.start <= node.start && node.end <= branch.end)) {
-        const scope = scopeOf(binding.node, this.env.scopes);
-        let previous = previousBinding(binding, scope);
-        while (previous && !reachesAlways(previous.node, node)) previous = previousBinding(previous, scope);
-        const before = previous && this.ofBinding(previous);
-        if (before && (before.kind === "loader" || before.kind === "device-loader")) return before;
-      }
+    if (known.kind === "unknown" && binding.kind === "assign" && branchBefore(binding, node)) {
+      const before = this.valueBefore(binding, node);
+      if (before && (before.kind === "loader" || before.kind === "device-loader")) return before;
     }
     if (known.kind === "batch" && binding.kind === "for") {
       const mover = this.movedInPlace(binding);
       if (mover && mover.end <= node.start) return { kind: "gpu", reason: `moved in place by \`${this.text(mover)}\``, moved: true };
     }
     return known;
+  }
+
+  /** What the name held before `binding`: the last earlier binding on every path to `use` (one in another branch may not have run). */
+  private valueBefore(binding: Binding, use: SyntaxNode): Evidence | undefined {
+    const scope = scopeOf(binding.node, this.env.scopes);
+    let previous = previousBinding(binding, scope);
+    while (previous && !reachesAlways(previous.node, use)) previous = previousBinding(previous, scope);
+    return previous && this.ofBinding(previous);
+  }
+
+  /** What the nearest earlier binding of the name (on any path) makes, of the kinds `accept` takes. */
+  private earlierBinding(binding: Binding, accept: (kind: EvidenceKind) => boolean): Evidence | undefined {
+    const scope = scopeOf(binding.node, this.env.scopes);
+    for (let earlier = previousBinding(binding, scope); earlier; earlier = previousBinding(earlier, scope)) {
+      const made = this.ofBinding(earlier);
+      if (accept(made.kind)) return made;
+    }
+    return undefined;
   }
 
   /** True for `backend == "gloo"`, false for `backend != "gloo"`: a test of a process group's backend. */
@@ -1566,6 +1566,12 @@ function isStringValued(node: SyntaxNode): boolean {
   const callee = childByField(inner, "function");
   const receiver = callee?.type === "attribute" ? childByField(callee, "object") : undefined;
   return !!receiver && isStringNode(receiver);
+}
+
+/** The `if` branch that holds `binding` but not `use`: after it, the name may hold what it held before. */
+function branchBefore(binding: Binding, use: SyntaxNode): SyntaxNode | undefined {
+  const branch = branchAround(binding.node);
+  return branch && !(branch.start <= use.start && use.end <= branch.end) ? branch : undefined;
 }
 
 /** `x = None`, `a, x = None, None`: the binding gives the name `None`. */
