@@ -1750,19 +1750,22 @@ export class HotPaths {
 
   /** A function of this file that only its `test_*` functions call. */
   private calledOnlyByTests(fn: SyntaxNode): boolean {
-    const calls = this.callsFromOutside(fn);
-    return calls.length > 0 && calls.every((call) => {
-      const caller = enclosingFunctionOf(call);
-      return !!caller && /^test_/.test(this.text(childByField(caller, "name")!));
-    });
+    return this.calledOnlyFrom(fn, (name) => name.startsWith("test_"));
   }
 
   /** `__init__`, or a function of this file that only `__init__` methods call: it runs while an object is built. */
   private runsAtConstruction(fn: SyntaxNode | undefined): boolean {
-    const isConstructor = (candidate: SyntaxNode | undefined) => !!candidate && this.text(childByField(candidate, "name")!) === "__init__";
-    if (!fn || isConstructor(fn)) return !!fn;
+    if (!fn) return false;
+    return this.text(childByField(fn, "name")!) === "__init__" || this.calledOnlyFrom(fn, (name) => name === "__init__");
+  }
+
+  /** Some function of this file calls `fn`, and every call is in a function whose name `callerName` accepts. */
+  private calledOnlyFrom(fn: SyntaxNode, callerName: (name: string) => boolean): boolean {
     const calls = this.callsFromOutside(fn);
-    return calls.length > 0 && calls.every((call) => isConstructor(enclosingFunctionOf(call)));
+    return calls.length > 0 && calls.every((call) => {
+      const caller = enclosingFunctionOf(call);
+      return !!caller && callerName(this.text(childByField(caller, "name")!));
+    });
   }
 
   private stepLoopEvidence(loop: SyntaxNode): string {

@@ -5,6 +5,7 @@
  */
 import { SyntaxNode, childByField, enclosingClassOf } from "../syntax";
 import { Binding, Scopes, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
+import { RETURNS_MODULE } from "./names";
 
 /** What finding the calls on an instance needs to know of its file. */
 export interface InstanceSource {
@@ -34,9 +35,6 @@ export function isProperty(fn: SyntaxNode, text: string): boolean {
  * `v()` where `v` is that assignment's, also once passed to a function of this file) or to an attribute of
  * `self` (`self.v = Cls()`, then `self.v.m()` in the class).
  */
-/** Methods of `nn.Module` that return the module itself. */
-const RETURNS_MODULE = /^(to|cuda|cpu|eval|train|half|float|double|bfloat16|requires_grad_|to_empty)$/;
-
 export function methodCallsOn(call: SyntaxNode, source: InstanceSource): InstanceCall[] {
   // `v = Cls()`, and `v = given or Cls()`, `v = Cls() if c else other`: `v` may be what the call made.
   let value = call;

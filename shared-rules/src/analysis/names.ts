@@ -87,6 +87,9 @@ export const STRING_PARAMETER_NAME = /^(split|phase|stage|mode|prefix|suffix|pos
  */
 export const MODULE_SETUP_METHOD = /^(to|cuda|cpu|half|float|double|bfloat16|type|eval|train|requires_grad_|zero_grad|apply|share_memory|(named_)?(parameters|buffers|modules|children)|state_dict|load_state_dict|register_\w+|add_module|get_(submodule|parameter|buffer|input_embeddings|output_embeddings)|resize_token_embeddings|tie_weights|gradient_checkpointing_\w+|save_pretrained|from_pretrained|push_to_hub|extra_repr|num_parameters|print_trainable_parameters|merge_and_unload|update|step|keys|values|items|get|pop|size|dim|append|extend|insert|fuse)$/;
 
+/** Methods of `nn.Module` that return the module itself (`Agent(envs).to(device)`, `model.eval()`). */
+export const RETURNS_MODULE = /^(to|cuda|cpu|train|eval|half|float|requires_grad_|bfloat16|double)$/;
+
 /** Dicts by name (`lprobs_dict`, `state_dict`, `outputs_dict`): iterating one gives its keys. */
 export const DICT_NAME = /(^|_)dict$/i;
 

@@ -7,7 +7,7 @@ import { TENSOR_METHODS } from "./tensor-methods";
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -911,7 +911,7 @@ export class TensorEvidence {
       const source = this.of(positionalArguments(node)[0]);
       if (source.kind === "loader" || source.kind === "device-loader") return source;
     }
-    // `self.log_progress(stage, loader, total=n)`, `ProgressBar(loader)`: a progress display yields the loader's batches.
+    // `metric_logger.log_every(loader, 10)`, `ProgressBar(loader)`: a progress display yields the loader's batches.
     if (PROGRESS_WRAPPER.test(short)) {
       for (const argument of positionalArguments(node)) {
         const source = this.of(argument);
@@ -1157,7 +1157,7 @@ export class TensorEvidence {
     if (kind === "module") {
       // `self.transformer.ln_f(x)`: an entry of an `nn.ModuleDict` runs its forward pass.
       if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
-      if (["to", "cuda", "cpu", "train", "eval", "half", "float", "requires_grad_", "bfloat16", "double"].includes(method)) return receiverEvidence;
+      if (RETURNS_MODULE.test(method)) return receiverEvidence;
       return this.moduleMethodOutput(node, fn);
     }
     if (isTensorKind(kind)) {

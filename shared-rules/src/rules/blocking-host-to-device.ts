@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { MethodCall, calleeName, gpuAssumption, keyword, methodCall, positional, shortText, soleDataArgument } from "./support";
+import { MethodCall, calleeName, gpuAssumption, keyword, methodCall, nonBlockingArgument, positional, shortText, soleDataArgument } from "./support";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
@@ -221,7 +221,7 @@ export const blockingHostToDevice: Rule = {
         const movesByType = !!evidence.cudaTypeCast(node) && positional(node).length === 1;
         if (call && (call.method === "to" || call.method === "cuda" || movesByType)) {
           // True, or a value the user controls; `async=True` is its name before PyTorch 0.4 (a keyword since Python 3.7).
-          if (keyword(node, "non_blocking", context) || keyword(node, "async", context)) return;
+          if (nonBlockingArgument(node, context)) return;
           if (call.method === "to") {
             const target = evidence.deviceArgument(node);
             if (!target || evidence.deviceOf(target) !== "gpu") return;

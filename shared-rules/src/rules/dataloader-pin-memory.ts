@@ -5,7 +5,7 @@ import { loopStatementAround } from "../analysis/hot-paths";
 import { acceleratePrepared } from "../analysis/tensor-evidence";
 import { enclosingClassOf, enclosingFunctionOf } from "../syntax";
 import { DEVICE_NAME, lastName } from "../analysis/names";
-import { MethodCall, calleeName, keyword, methodCall, positional } from "./support";
+import { MethodCall, calleeName, keyword, methodCall, nonBlockingArgument, positional } from "./support";
 import type { Fix } from "../rule";
 import { addKeywordArgument, replaceNode, safeFixes } from "../fixes/edits";
 
@@ -90,7 +90,7 @@ function blockingMove(move: SyntaxNode, context: RuleContext): boolean {
   if (call?.method !== "to" && call?.method !== "cuda") return false;
   // `x.cuda(device, True)`, `x.to(device, dtype, True)`, `x.to(**options)`: what is passed is not known here.
   if (positional(move).length >= (call.method === "cuda" ? 2 : 3) || childByField(move, "arguments")?.children.some((a) => a.type === "dictionary_splat")) return false;
-  const nonBlocking = keyword(move, "non_blocking", context);
+  const nonBlocking = nonBlockingArgument(move, context);
   return !nonBlocking || unparenthesized(nonBlocking).type === "false";
 }
 

@@ -26,7 +26,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`; a `torch.distributions` distribution's check of its parameters) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,

@@ -51,6 +51,11 @@ export function keyword(call: SyntaxNode, name: string, context: RuleContext): S
   return keywordArgument(call, name, context.analysis.source.text);
 }
 
+/** What a `.to(...)` or `.cuda(...)` passes for `non_blocking`, or for `async`, its name before PyTorch 0.4. */
+export function nonBlockingArgument(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
+  return keyword(call, "non_blocking", context) ?? keyword(call, "async", context);
+}
+
 /** The value argument of `writer.add_scalar(tag, value, ...)` / `add_scalar(tag, scalar_value=value)`. */
 export function addScalarValue(call: SyntaxNode, context: RuleContext): SyntaxNode | undefined {
   return positional(call)[1] ?? keyword(call, "scalar_value", context);
