@@ -145,7 +145,7 @@ export class SynclintServer {
       if (this.reportTimings && !this.changedSince.has(document.uri)) this.changedSince.set(document.uri, performance.now());
       this.guard(() => document.applyChanges(contentChanges, textDocument.version ?? document.version + 1, this.encoding));
       this.index.activity();
-      this.idleCollector.activity();
+      this.idleCollector.keystroke();
       this.changed(document);
       this.scheduleLinks(document.uri);
     });

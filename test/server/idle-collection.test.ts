@@ -32,10 +32,10 @@ describe("language server: collecting the heap when idle", () => {
     return { heap, collector };
   }
 
-  it("collects once the server has gone without linting for the idle time, after the heap grew enough", async () => {
+  it("collects once the user has stopped typing for the idle time, after the heap grew enough", async () => {
     const { heap, collector } = fakeHeap();
     heap.used = 40 * MB;
-    collector.activity();
+    collector.keystroke();
     await sleep(15);
     assert.strictEqual(heap.collections, 0, "not before the idle time");
     await sleep(80);
@@ -43,11 +43,12 @@ describe("language server: collecting the heap when idle", () => {
     collector.dispose();
   });
 
-  it("never collects while activity goes on: each lint restarts the wait", async () => {
+  it("never collects while the user types: each keystroke restarts the wait, and so does each lint after one", async () => {
     const { heap, collector } = fakeHeap(60);
     heap.used = 40 * MB;
     for (let i = 0; i < 8; i++) {
-      collector.activity();
+      if (i % 2 === 0) collector.keystroke();
+      else collector.activity();
       await sleep(20);
     }
     assert.strictEqual(heap.collections, 0);
@@ -74,10 +75,39 @@ describe("language server: collecting the heap when idle", () => {
     collector.dispose();
   });
 
+  it("collects at once when files are linted while nobody types (a batch of opened tabs), each time the heap has grown enough", () => {
+    const { heap, collector } = fakeHeap();
+    heap.used = 12 * MB;
+    collector.activity();
+    assert.strictEqual(heap.collections, 0, "grown by 7 MB: under the threshold");
+    heap.used = 16 * MB;
+    collector.activity();
+    assert.strictEqual(heap.collections, 1, "grown by 11 MB since the start");
+    heap.used = 14 * MB;
+    collector.activity();
+    assert.strictEqual(heap.collections, 1, "grown by 8 MB since the collection left 6 MB");
+    heap.used = 17 * MB;
+    collector.activity();
+    assert.strictEqual(heap.collections, 2);
+    collector.dispose();
+  });
+
+  it("a lint soon after a keystroke waits for the pause, however much the heap grew", async () => {
+    const { heap, collector } = fakeHeap(60);
+    collector.keystroke();
+    await sleep(20);
+    heap.used = 40 * MB;
+    collector.activity();
+    assert.strictEqual(heap.collections, 0);
+    await sleep(120);
+    assert.strictEqual(heap.collections, 1, "collected once the pause came");
+    collector.dispose();
+  });
+
   it("stops waiting when disposed", async () => {
     const { heap, collector } = fakeHeap();
     heap.used = 40 * MB;
-    collector.activity();
+    collector.keystroke();
     collector.dispose();
     await sleep(100);
     assert.strictEqual(heap.collections, 0);
