@@ -239,8 +239,78 @@ ruleTester.run("blocking-host-to-device", {
                 optimizer.step()
       `,
     },
+    {
+      name: "a loop that runs a few test batches through a model before training (`if i == args.n_test_samples - 1: break`, 8 by default) is no step loop (melgan's dump of the original audio)",
+      code: py`
+        import argparse
+        import torch
+        from torch.utils.data import DataLoader
+        def main(test_set, fft, save):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--n_test_samples", type=int, default=8)
+            args = parser.parse_args()
+            test_loader = DataLoader(test_set, batch_size=1)
+            for i, x_t in enumerate(test_loader):
+                x_t = x_t.cuda()
+                save(fft(x_t).cpu())
+                if i == args.n_test_samples - 1:
+                    break
+      `,
+    },
+    {
+      name: "\`.cuda()\` of what a module moved to the GPU computed (\`fft = Audio2Mel().cuda()\`, then \`fft(x_t)\`) copies nothing: a tensor is not callable, so \`fft\` is a module",
+      code: py`
+        import torch
+        from mel2wav.modules import Audio2Mel
+        def train(loader, netG, optimizer):
+            fft = Audio2Mel(n_mel_channels=80).cuda()
+            for x_t in loader:
+                x_t = x_t.cuda(non_blocking=True)
+                s_t = fft(x_t).detach()
+                netG(s_t.cuda()).mean().backward()
+                optimizer.step()
+      `,
+    },
   ],
   invalid: [
+    {
+      name: "a tensor built from each item of a comprehension (OpenNMT's \`[torch.tensor(ex['src_ids'], device=device) for ex in minibatch]\`): the message says to copy the items once after the loop, not to build it once",
+      code: py`
+        import torch
+        def tensorify(minibatch, device):
+            return [torch.tensor(ex["src_ids"], dtype=torch.long, device=device) for ex in minibatch]
+        def train(loader, model, device):
+            for minibatch in loader:
+                model(tensorify(minibatch, device)).backward()
+      `,
+      errors: [{ line: 3, messageIncludes: ["each item brings its own data", "copy them once after the loop"] }],
+    },
+    {
+      name: "a tensor of an attribute another method sets again each step (a beam search's \`self.is_finished_list\`) changes from one call to the next; one only \`__init__\` sets could be built once",
+      code: py`
+        import torch
+        class BeamSearch:
+            def __init__(self, eos, sizes):
+                self.eos = eos
+                self.sizes = sizes
+            def advance(self, topk_ids):
+                self.is_finished_list = topk_ids.eq(self.eos).tolist()
+            def update_finished(self, scores):
+                finished = torch.tensor(self.is_finished_list, device=scores.device)
+                sizes = torch.tensor(self.sizes, device=scores.device)
+                return finished, sizes
+        def translate(model, src, eos, sizes):
+            beam = BeamSearch(eos, sizes)
+            for step in range(100):
+                scores = model(src)
+                beam.advance(scores.topk(4).indices)
+                beam.update_finished(scores)
+      `,
+      errors: [
+        { line: 9, messageIncludes: ["its data changes from one call to the next"] },
+        { line: 10, messageIncludes: ["build it once before the loop"] },
+      ],
+    },
     {
       name: "a tensor built each step from an environment's new data: the message suggests a non-blocking copy from pinned memory, not building it once (cleanrl, stable-baselines3); a constant keeps that advice",
       code: py`

@@ -188,6 +188,20 @@ ruleTester.run("data-dependent-shape", {
   ],
   invalid: [
     {
+      name: "a mask expanded to another tensor's shape (\`pos.unsqueeze(2).expand_as(loc_data)\`) is a mask still: selecting with it syncs (ssd.pytorch's \`MultiBoxLoss\`)",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class MultiBoxLoss(nn.Module):
+            def forward(self, predictions, conf_t):
+                loc_data, conf_data = predictions
+                pos = conf_t > 0
+                pos_idx = pos.unsqueeze(pos.dim()).expand_as(loc_data)
+                return loc_data[pos_idx].sum()
+      `,
+      errors: [{ line: 8 }],
+    },
+    {
       name: "torchvision's `nms` and `batched_nms` on GPU boxes wait for the suppression mask on the host (YOLOv5's per-image NMS); on host boxes they do not",
       code: py`
         import torch

@@ -4,6 +4,22 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("dataloader-pin-memory", {
   valid: [
     {
+      name: "a loader of which a loop draws a few batches once (\`if i == args.n_test_samples - 1: break\`, 8 by default) gains nothing from pinning (melgan's test clips)",
+      code: py`
+        import argparse
+        from torch.utils.data import DataLoader
+        def main(test_set, save):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--n_test_samples", type=int, default=8)
+            args = parser.parse_args()
+            test_loader = DataLoader(test_set, batch_size=1)
+            for i, x_t in enumerate(test_loader):
+                save(x_t.cuda())
+                if i == args.n_test_samples - 1:
+                    break
+      `,
+    },
+    {
       name: "a Lightning hook's loader in a test file: a test's Trainer runs a few batches",
       options: { filePath: "tests/helpers/datamodules.py" },
       code: py`

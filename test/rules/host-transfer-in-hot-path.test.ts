@@ -4,6 +4,20 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-transfer-in-hot-path", {
   valid: [
     {
+      name: "a branch for the few batches listed to show (\`if ret_samples_ids is not None and i in ret_samples_ids:\`) runs on those steps only (DeepLabV3Plus's \`validate\`)",
+      code: py`
+        import torch
+        def validate(model, loader, device, ret_samples_ids=None):
+            ret_samples = []
+            for i, (images, labels) in enumerate(loader):
+                images = images.to(device, non_blocking=True)
+                outputs = model(images)
+                if ret_samples_ids is not None and i in ret_samples_ids:
+                    ret_samples.append(images[0].detach().cpu().numpy())
+            return ret_samples
+      `,
+    },
+    {
       name: "the fields of a batch from `metric_logger.log_every(data_loader, ...)` that were never moved are host tensors (VideoMAE's `final_test`)",
       code: py`
         import torch
@@ -168,6 +182,23 @@ ruleTester.run("host-transfer-in-hot-path", {
     },
   ],
   invalid: [
+    {
+      name: "a loop that steps an environment each pass (\`while not done: ... env.step(action)\`) is a step loop, though it nests a loop of updates: the agent's action is copied back every environment step (pytorch-soft-actor-critic)",
+      code: py`
+        import torch
+        def run(env, agent, memory, args):
+            for episode in range(args.episodes):
+                state = env.reset()
+                done = False
+                while not done:
+                    action = agent.policy(torch.as_tensor(state, device="cuda")).cpu().numpy()
+                    if len(memory) > args.batch_size:
+                        for i in range(args.updates_per_step):
+                            agent.update_parameters(memory)
+                    state, reward, done, _ = env.step(action)
+      `,
+      errors: [{ line: 7, messageIncludes: ["step loop"] }],
+    },
     {
       name: "a method tensors lack, on a model moved to the GPU and called with GPU tensors, is the model's computation: its output is on the GPU (stylegan3's `G.mapping`)",
       code: py`

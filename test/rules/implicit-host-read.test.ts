@@ -4,6 +4,27 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "a count saved in a checkpoint (\`cur_itrs = checkpoint[\"cur_itrs\"]\` of \`torch.load(..., map_location=\"cpu\")\`) is a Python number: testing it each step reads no tensor (DeepLabV3Plus)",
+      code: py`
+        import torch
+        def main(model, loader, optimizer, opts):
+            cur_itrs = 0
+            if opts.ckpt is not None:
+                checkpoint = torch.load(opts.ckpt, map_location=torch.device("cpu"))
+                model.load_state_dict(checkpoint["model_state"])
+                cur_itrs = checkpoint["cur_itrs"]
+            while True:
+                for images, labels in loader:
+                    cur_itrs += 1
+                    model(images.cuda(non_blocking=True)).mean().backward()
+                    optimizer.step()
+                    if cur_itrs % opts.val_interval == 0:
+                        print("validate")
+                    if cur_itrs >= opts.total_itrs:
+                        return
+      `,
+    },
+    {
       name: "distributions do not check their arguments after `Distribution.set_default_validate_args(False)`",
       code: py`
         import torch
@@ -302,6 +323,22 @@ ruleTester.run("implicit-host-read", {
     },
   ],
   invalid: [
+    {
+      name: "an entry of a checkpoint under another key (\`best_acc1\`, a tensor in pytorch/examples' ImageNet script) is not taken for a count",
+      code: py`
+        import torch
+        def main(model, loader, optimizer, path):
+            checkpoint = torch.load(path, map_location="cpu")
+            best_acc1 = checkpoint["best_acc1"].cuda()
+            for images, target in loader:
+                acc1 = (model(images.cuda()).argmax(1) == target.cuda()).float().mean()
+                acc1.backward()
+                optimizer.step()
+                if acc1 > best_acc1:
+                    best_acc1 = acc1
+      `,
+      errors: [{ line: 9 }],
+    },
     {
       name: "a distribution built from GPU logits checks its parameters with `if not valid.all()`, in a method of an instance made with `.to(device)` that the step loop calls (cleanrl's PPO agent); not with `validate_args=False`",
       code: py`

@@ -60,6 +60,9 @@ export interface PassedArguments {
   spread: boolean;
 }
 
+/** A reinforcement-learning environment: `env`, `envs`, `train_env`, `vec_env`, `environment`. */
+const ENVIRONMENT_NAME = /^(env|envs|environment|\w+_envs?)$/i;
+
 const LITERAL_TYPES = new Set(["true", "false", "none", "integer", "float", "string"]);
 
 export function passedArguments(call: SyntaxNode, text: string): PassedArguments {
@@ -341,7 +344,7 @@ export class HotPaths {
     const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
     if (optional) return this.cold(owner, optional);
     // `for i in range(4):` in a self-check run once: a handful of waits, once; nothing to batch.
-    const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? Infinity), 1);
+    const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? this.countedPasses(loop) ?? Infinity), 1);
     if (iterations <= FEW_ITERATIONS)
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs ${iterations} times in all, outside any per-step code: a few waits, once`);
     return {
@@ -1736,6 +1739,9 @@ export class HotPaths {
     // Each batch of a sampler or an evaluation that runs a whole loop of model steps (`diffusion.p_sample_loop(model, ...)`)
     // is no step: what the outer loop does per batch is spread over that loop's steps.
     if (this.iteratesData(loop)) return this.runsLoopThroughCall(loop) ? "epoch" : this.collectsExamples(loop) || this.trainsAfter(loop) ? "other" : "step";
+    // `while not done: action = agent.select_action(state); ... env.step(action)`: each pass is one step of the
+    // environment, where the agent acts, even when it also runs a nested loop of updates.
+    if (this.stepsEnvironment(loop)) return "step";
     // A validation forward pass in the epoch loop's own body does not make it a step loop; a backward does.
     const nestedStepLoop = this.containsStepLoop(loop);
     // A callee that trains makes each iteration a step, unless the loop also runs a step loop (an epoch's).
@@ -1746,6 +1752,15 @@ export class HotPaths {
     const stepWork = this.doesStepWork(loop, false, false) || this.doesStepWork(loop, true, true);
     if ((this.iteratesStepRange(loop) && !this.runsAtConstruction(enclosingFunctionOf(loop))) || stepWork || trainsThroughCall) return "step";
     return "other";
+  }
+
+  /** `env.step(action)`, `envs.step(...)` in the loop's own body, outside nested loops. */
+  private stepsEnvironment(loop: SyntaxNode): boolean {
+    return this.someDirectNode(loop, (node) => {
+      const callee = node.type === "call" ? childByField(node, "function") : undefined;
+      if (callee?.type !== "attribute" || this.text(childByField(callee, "attribute")!) !== "step") return false;
+      return ENVIRONMENT_NAME.test(lastName(this.text(childByField(callee, "object")!)));
+    }, true);
   }
 
   /** A function of this file that only its `test_*` functions call. */
@@ -1779,14 +1794,58 @@ export class HotPaths {
    * of its body) and runs no model: a few batches drawn to show or to sample from, not a step loop.
    */
   private collectsExamples(loop: SyntaxNode): boolean {
+    const [counted] = this.finalBreakComparison(loop)?.children.map(unparenthesized) ?? [];
+    if (counted?.type === "call" && this.text(childByField(counted, "function")!) === "len") return !this.doesStepWork(loop, false, true);
+    // `if i == args.n_test_samples - 1: break` over `enumerate(test_loader)`: a few batches (8 by default) run
+    // through a model to save or show before training; not steps, unless it trains on them.
+    return (this.countedPasses(loop) ?? Infinity) <= FEW_ITERATIONS && !this.doesStepWork(loop, false, false);
+  }
+
+  /** The loop makes at most FEW_ITERATIONS passes: `range(8)`, or `if i == n_samples - 1: break` with `n_samples` 8. */
+  makesFewPasses(loop: SyntaxNode): boolean {
+    return (literalRangeLength(loop, this.env.text) ?? this.countedPasses(loop) ?? Infinity) <= FEW_ITERATIONS;
+  }
+
+  /** `a >= b`, `a > b` or `a == b` of an `if` that ends the loop's body with a bare `break`. */
+  private finalBreakComparison(loop: SyntaxNode): SyntaxNode | undefined {
     const body = childByField(loop, "body");
     const last = body?.children[body.children.length - 1];
-    const condition = last?.type === "if_statement" && !childByField(last, "alternative") ? unparenthesized(childByField(last, "condition")!) : undefined;
-    const consequence = last && childByField(last, "consequence");
-    if (!condition || consequence?.children.length !== 1 || consequence.children[0].type !== "break_statement") return false;
-    const [counted] = condition.type === "comparison_operator" && condition.children.length === 2 && /^(>=|>|==)$/.test(condition.tokens[0]) ? condition.children.map(unparenthesized) : [];
-    const countsList = counted?.type === "call" && this.text(childByField(counted, "function")!) === "len";
-    return countsList && !this.doesStepWork(loop, false, true);
+    if (last?.type !== "if_statement" || childByField(last, "alternative")) return undefined;
+    const consequence = childByField(last, "consequence");
+    if (consequence?.children.length !== 1 || consequence.children[0].type !== "break_statement") return undefined;
+    const condition = unparenthesized(childByField(last, "condition")!);
+    return condition.type === "comparison_operator" && condition.children.length === 2 && /^(>=|>|==)$/.test(condition.tokens[0]) ? condition : undefined;
+  }
+
+  /**
+   * How many passes a loop `for i, x in enumerate(...)` makes that ends with `if i == n - 1: break` (or `i >= n`),
+   * where `n` is an integer or an option of this file that defaults to one; undefined for any other loop.
+   */
+  private countedPasses(loop: SyntaxNode): number | undefined {
+    const condition = this.finalBreakComparison(loop);
+    if (!condition) return undefined;
+    const [counted, bound] = condition.children.map(unparenthesized);
+    const left = childByField(loop, "left");
+    const right = childByField(loop, "right");
+    const counter = left && (left.type === "pattern_list" || left.type === "tuple_pattern") ? left.children.find((child) => child.type === "identifier") : undefined;
+    if (counted.type !== "identifier" || !counter || this.text(counter) !== this.text(counted)) return undefined;
+    if (right?.type !== "call" || this.text(childByField(right, "function")!) !== "enumerate") return undefined;
+    const limit = this.integerValue(bound);
+    // `i == n - 1` and `i >= n - 1` stop after n passes; `i > n - 1` one later: "a few" either way.
+    return limit === undefined ? undefined : limit + (condition.tokens[0] === ">" ? 2 : 1);
+  }
+
+  /** `8`, `n - 1` of such, or `args.n_samples` of an option of this file that defaults to an integer. */
+  private integerValue(raw: SyntaxNode): number | undefined {
+    const node = unparenthesized(raw);
+    if (node.type === "integer") return Number(this.text(node));
+    if (node.type === "binary_operator" && node.tokens[0] === "-") {
+      const [left, right] = [this.integerValue(childByField(node, "left")!), this.integerValue(childByField(node, "right")!)];
+      return left !== undefined && right !== undefined ? left - right : undefined;
+    }
+    const object = node.type === "attribute" ? childByField(node, "object") : undefined;
+    const option = object && this.namesOptions(object) ? this.optionDefaults().get(this.text(childByField(node, "attribute")!)) : undefined;
+    return option && /^\d+$/.test(option.value) ? Number(option.value) : undefined;
   }
 
   private iteratesData(loop: SyntaxNode): boolean {
@@ -2378,8 +2437,9 @@ export class HotPaths {
         if (node.tokens.length !== 1 || node.children.length !== 2) return false;
         const [left, right] = node.children;
         if (isInitialisationTest(node, this.env.text) && this.fillsTestedKey(node)) return true;
-        // `if step in self.log_steps:`, `if epoch in milestones:`: on the steps listed (not `if k in state_dict:`).
-        if (node.tokens[0] === "in") return this.isCounter(left) && /(steps|epochs|iters|iterations|milestones)$/i.test(lastName(this.text(right)));
+        // `if step in self.log_steps:`, `if epoch in milestones:`, `if i in ret_samples_ids:`: on the steps listed
+        // (not `if k in state_dict:`).
+        if (node.tokens[0] === "in") return this.isCounter(left) && /(steps|epochs|iters|iterations|milestones|_ids|_indices)$/i.test(lastName(this.text(right)));
         if (node.tokens[0] === "==") {
           if (isModuloTest(node, this.env.text, this.env.scopes)) return true;
           return (this.isCounter(left) && this.isSingleStep(right) && !this.countsOuterLoop(left, node)) || (this.isCounter(right) && this.isSingleStep(left) && !this.countsOuterLoop(right, node));

@@ -883,6 +883,8 @@ export class TensorEvidence {
     }
     const callee = this.of(fn);
     if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+    // `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module.
+    if (callee.kind === "gpu" && MOVED_TO_GPU.test(callee.reason)) return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
     // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
@@ -966,7 +968,7 @@ export class TensorEvidence {
     if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
     if (short === "load") {
       const mapLocation = keywordArgument(node, "map_location", this.env.text);
-      return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", "loaded with `map_location=\"cpu\"`") : UNKNOWN;
+      return mapLocation && this.deviceOf(mapLocation) === "cpu" ? evidence("cpu", LOADED_ON_HOST) : UNKNOWN;
     }
     if (short === "from_numpy") return evidence("cpu", "`torch.from_numpy(...)` shares host memory");
     // `torch.Tensor(obs)`, `torch.FloatTensor(data)`: the legacy constructors of the default (CPU) tensor types.
@@ -1369,6 +1371,14 @@ export class TensorEvidence {
     return UNKNOWN;
   }
 
+  /** `["epoch"]`, `["best_score"]`, `["global_step"]`: a key under which a checkpoint keeps a number. */
+  private savedCounterKey(node: SyntaxNode): boolean {
+    const keys = childrenByField(node, "subscript");
+    if (keys.length !== 1 || !isStringNode(unparenthesized(keys[0]))) return false;
+    const key = stringValue(this.text(unparenthesized(keys[0])));
+    return COUNTER_NAME.test(key) || SAVED_NUMBER_KEY.test(key);
+  }
+
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");
     if (!value) return UNKNOWN;
@@ -1382,6 +1392,8 @@ export class TensorEvidence {
     }
     if (groups?.type === "attribute" && this.text(childByField(groups, "attribute")!) === "param_groups") return evidence("scalar", "an optimizer's hyperparameter");
     const owner = this.of(value);
+    // `checkpoint["cur_itrs"]`, `ckpt["epoch"]`: the counts saved beside the weights are Python numbers.
+    if (owner.reason === LOADED_ON_HOST && this.savedCounterKey(node)) return evidence("scalar", `the count \`${this.text(node)}\` saved in a checkpoint`);
     if (isTensorKind(owner.kind)) return owner;
     if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
     // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
@@ -1399,6 +1411,15 @@ export class TensorEvidence {
  * values, since with a GPU tensor the operation raises (but for a 0-dim tensor, which a range or a tensor of a
  * sequence never is and a copied-back field rarely is).
  */
+/** The reasons `afterDeviceMethod` gives for a value moved to a GPU. */
+const MOVED_TO_GPU = /^moved (to the GPU )?with `\.(cuda|to|type)\(/;
+const LOADED_ON_HOST = "loaded with `map_location=\"cpu\"`";
+/**
+ * Keys of the counts a checkpoint keeps beside the weights (`cur_itrs`, `epochs`, `global_step`); not scores
+ * (`best_acc1` is a tensor in pytorch/examples' ImageNet script) or losses.
+ */
+const SAVED_NUMBER_KEY = /epoch|step|iter|itrs/i;
+
 function certainlyOnHost(evidence: Evidence): boolean {
   return evidence.kind === "cpu" && (evidence.reason.startsWith("the result of `.cpu()`") || evidence.reason.endsWith(" of a CPU tensor") || HOST_RANGE_REASON.test(evidence.reason));
 }

@@ -1,5 +1,5 @@
 import type { Fix, Rule, RuleContext } from "../rule";
-import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, forEachNode, unparenthesized } from "../syntax";
 import { MethodCall, calleeName, gpuAssumption, keyword, methodCall, nonBlockingArgument, positional, shortText, soleDataArgument } from "./support";
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
@@ -283,9 +283,12 @@ export const blockingHostToDevice: Rule = {
         // The tensor is built for a GPU (its `device=`): positive evidence, so it counts in any loop that runs often.
         const built = { kind: "gpu" as const, reason: `built with \`device=${context.text(device)}\`` };
         // `torch.as_tensor(obs, device=device)` of an environment's new observations: nothing to build once.
-        const alternative = data && newDataEachTime(data, node, context)
-          ? "its data changes from one call to the next: a few Python numbers can be made on the device (`torch.full(..., device=...)`), new data such as an environment's observations copied from pinned memory without blocking (`torch.as_tensor(x).pin_memory().to(device, non_blocking=True)`)"
-          : "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`";
+        const changes = data && newDataEachTime(data, node, context);
+        const alternative = changes === "item"
+          ? "each item brings its own data: build the items on the host and copy them once after the loop (`torch.stack` or `pad_sequence` there, then one `.to(device, non_blocking=True)`)"
+          : changes === "call"
+            ? "its data changes from one call to the next: a few Python numbers can be made on the device (`torch.full(..., device=...)`), new data such as an environment's observations copied from pinned memory without blocking (`torch.as_tensor(x).pin_memory().to(device, non_blocking=True)`)"
+            : "build it once before the loop, or use `torch.full`/`torch.zeros(..., device=...)`";
         context.report({ node, messageId: "build", data: { expression: shortText(node, context, 50), alternative }, evidence: built, fixes });
       },
       // `gain[2:6] = torch.tensor(sizes)[[3, 2, 3, 2]]`: setting part of a GPU tensor to a host tensor copies it
@@ -309,31 +312,53 @@ export const blockingHostToDevice: Rule = {
 
 /** `torch.tensor(0.5)`, `torch.tensor(n)`: a host tensor of one number, which setting a GPU slice to fills in without a copy. */
 /**
- * Data that differs from one run of the call to the next: a name bound in the loop around the call (`reward` from
- * `envs.step(...)`), or a parameter of the function that makes it (stable-baselines3's `obs_as_tensor(obs, device)`).
- * Literals and names bound once before the loop are the same every time, and could be built once.
+ * Whether the data differs from one run of the call to the next: "item" when it is each item of a plain loop or a
+ * comprehension around the call (`ex` of `[torch.tensor(ex["ids"], device=d) for ex in minibatch]`), which could
+ * be gathered on the host and copied once; "call" when it is bound in a step loop around the call (`reward` from
+ * `envs.step(...)`) or is a parameter of the function that makes it (stable-baselines3's `obs_as_tensor(obs,
+ * device)`). Literals and names bound once before the loop are the same every time, and could be built once.
  */
-function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContext): boolean {
+function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContext): "item" | "call" | undefined {
   // `[i] * n`, `[w, h, w, h]`: a few Python numbers, which `torch.full` or a tensor built once can stand for.
   const node = unparenthesized(data);
-  if (isConstantData(node) || node.type === "list" || node.type === "tuple" || node.type === "binary_operator" || node.type === "list_comprehension") return false;
+  if (isConstantData(node) || node.type === "list" || node.type === "tuple" || node.type === "binary_operator" || node.type === "list_comprehension") return undefined;
   const loop = enclosingLoop(call);
   const fn = enclosingFunctionOf(call);
   const names: SyntaxNode[] = [];
+  let changes: "item" | "call" | undefined;
   const collect = (node: SyntaxNode) => {
-    // `self.weights` is the object's, kept from call to call.
+    // `self.weights` is the object's, kept from call to call, unless another method of its class sets it again
+    // (`self.is_finished_list = self.topk_ids.eq(self.eos).tolist()` in a beam search's `advance`).
     if (node.type === "identifier") {
       if (context.text(node) !== "self") names.push(node);
-    } else if (node.type === "attribute") collect(childByField(node, "object")!);
-    else for (const child of node.children) collect(child);
+    } else if (node.type === "attribute") {
+      if (context.text(childByField(node, "object")!) === "self" && setOutsideConstructor(context.text(childByField(node, "attribute")!), call, context)) changes = "call";
+      collect(childByField(node, "object")!);
+    } else for (const child of node.children) collect(child);
   };
   collect(node);
-  return names.some((name) => {
+  for (const name of names) {
     const binding = resolveBinding(context.text(name), name.start, scopeOf(name, context.analysis.scopes));
-    if (!binding) return false;
-    if (binding.kind === "parameter") return !!fn && binding.node.parent?.parent === fn;
-    return !!loop && contains(loop, binding.node);
+    if (!binding) continue;
+    if (binding.kind === "for" && binding.node.type === "for_in_clause" && binding.node.parent && contains(binding.node.parent, call)) return "item";
+    if (binding.kind === "for" && binding.node === loop && context.analysis.hotPaths.loopKind(loop) === "other") return "item";
+    if (binding.kind === "parameter" ? !!fn && binding.node.parent?.parent === fn : !!loop && contains(loop, binding.node)) changes = "call";
+  }
+  return changes;
+}
+
+/** `self.<attribute> = ...` in a method of the class around `node` other than `__init__`. */
+function setOutsideConstructor(attribute: string, node: SyntaxNode, context: RuleContext): boolean {
+  const cls = enclosingClassOf(node);
+  let found = false;
+  if (cls) forEachNode(cls, (each) => {
+    if (found || each.type !== "assignment") return;
+    const left = childByField(each, "left");
+    if (left?.type !== "attribute" || context.text(left) !== `self.${attribute}`) return;
+    const fn = enclosingFunctionOf(each);
+    found = !!fn && context.text(childByField(fn, "name")!) !== "__init__";
   });
+  return found;
 }
 
 function isZeroDimensional(value: SyntaxNode, context: RuleContext): boolean {

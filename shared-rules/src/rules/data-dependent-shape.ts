@@ -249,7 +249,7 @@ function holdsPositions(raw: SyntaxNode, context: RuleContext, depth = 0): boole
 }
 
 /** Methods that give the same elements in another shape, or a copy of them. */
-const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|clone|detach|to|cuda)$/;
+const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|expand_as|view_as|reshape_as|clone|detach|to|cuda)$/;
 
 /** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, a selection from one, or a tensor named like a mask. */
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {

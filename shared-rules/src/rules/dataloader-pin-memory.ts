@@ -246,7 +246,8 @@ function loopMovingBatches(scopeNode: SyntaxNode, loaderName: string, context: R
     if (node.type === "for_statement") {
       const iterable = childByField(node, "right");
       const target = childByField(node, "left");
-      if (iterable && target && iterates(iterable, loaderName, context)) {
+      // `for i, x in enumerate(test_loader): ... if i == 7: break`: a few batches drawn once; pinning saves nothing.
+      if (iterable && target && iterates(iterable, loaderName, context) && !context.analysis.hotPaths.makesFewPasses(node)) {
         const move = firstDeviceMove(node, identifiersOf(target, context), context);
         if (move) return { node: move };
       }
