@@ -6,7 +6,8 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import { agreedKinds, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type UnreferencedClass } from "./analysis/cross-file";
+import { agreedKinds, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
+import type { OptionDefault } from "./analysis/hot-paths";
 import { unusedClasses } from "./analysis/class-names";
 import { agreedArguments } from "./analysis/hot-paths";
 
@@ -122,7 +123,7 @@ export class ProjectModules {
  * `unreferencedClassesOf`).
  */
 export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, unreferenced?: ReadonlyMap<string, readonly string[]>): Map<string, HotEntries> {
-  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass>>();
+  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption>>();
   const callers = [...linksByFile.keys()].sort();
   for (const caller of callers) {
     for (const call of linksByFile.get(caller)!.calls) {
@@ -189,6 +190,18 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
       entries.set(callee.name, { constructions: distinct.map(([, passed]) => passed) });
     }
   }
+  // The options a file tests that another file defines (`opts.py`), with the default every definition agrees on,
+  // where a script that parses them runs the file: the definer, or a file importing it, imports it (`ProjectImports`).
+  const options = optionsOfProject(linksByFile);
+  const imports = options.size > 0 ? new ProjectImports(linksByFile, modules) : undefined;
+  for (const file of callers) {
+    for (const name of linksByFile.get(file)!.optionsTested ?? []) {
+      const defined = options.get(name)?.find((definition) => definition.file !== file && imports!.runsWith(definition.file, file));
+      if (!defined) continue;
+      const entries = found.get(file) ?? found.set(file, new Map()).get(file)!;
+      entries.set(`--${name}`, { option: { ...defined.option, file: path.relative(path.dirname(file), defined.file).split(path.sep).join("/") } });
+    }
+  }
   for (const [file, classes] of unreferenced ?? []) {
     const entries = found.get(file) ?? found.set(file, new Map()).get(file)!;
     for (const name of classes) entries.set(name, { unreferenced: true });
@@ -196,6 +209,92 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
   const result = new Map<string, HotEntries>();
   for (const [file, entries] of found) result.set(file, Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   return result;
+}
+
+/**
+ * The argparse options of the project whose default holds in every run: each definition gives the same default
+ * (`--debug` of `train.py` and of `test.py`), and no file sets the option (`opt.debug = True`), nor may set any
+ * (`setattr(args, key, value)`). By destination, each definition with its file, in path order.
+ */
+function optionsOfProject(linksByFile: ReadonlyMap<string, ModuleLinks>): Map<string, Array<{ file: string; option: OptionDefault }>> {
+  const options = new Map<string, Array<{ file: string; option: OptionDefault }>>();
+  const set = new Set<string>();
+  for (const file of [...linksByFile.keys()].sort()) {
+    const links = linksByFile.get(file)!;
+    for (const name of links.optionsSet ?? []) set.add(name);
+    for (const [name, option] of Object.entries(links.optionDefaults ?? {})) {
+      const known = options.get(name);
+      if (!known) options.set(name, [{ file, option }]);
+      else if (known[0].option.value === option.value) known.push({ file, option });
+      else set.add(name);
+    }
+  }
+  if (set.has("*")) return new Map();
+  for (const name of set) options.delete(name);
+  return options;
+}
+
+/** How many imports deep a script's options are followed (`main.py` → `trains/train_factory.py` → `trains/ctdet.py`). */
+const MAX_IMPORT_DEPTH = 4;
+
+/** The project's imports among its files, as far as they resolve. */
+class ProjectImports {
+  private importsOf = new Map<string, string[]>();
+  private importersOf = new Map<string, string[]>();
+  private reachable = new Map<string, Set<string>>();
+
+  constructor(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules) {
+    const byStem = new Map<string, string[]>();
+    for (const file of linksByFile.keys()) {
+      const stem = path.basename(file) === "__init__.py" ? path.basename(path.dirname(file)) : path.basename(file).replace(/\.py$/, "");
+      (byStem.get(stem) ?? byStem.set(stem, []).get(stem)!).push(file);
+    }
+    // `import _init_paths` (which puts `lib/` on `sys.path` at run time), then `from opts import opts`: a name that
+    // does not resolve from the importer is the one file of the project whose path ends with it, if only one does.
+    const anywhere = (target: string): string | undefined => {
+      const parts = target.split(".");
+      for (let length = parts.length; length >= 1; length--) {
+        const tail = parts.slice(0, length).join(path.sep);
+        const found = (byStem.get(parts[length - 1]) ?? []).filter((file) => file.endsWith(`${path.sep}${tail}.py`) || file.endsWith(`${path.sep}${tail}${path.sep}__init__.py`));
+        if (found.length > 0) return found.length === 1 ? found[0] : undefined;
+      }
+      return undefined;
+    };
+    for (const [file, links] of linksByFile) {
+      const imported = new Set<string>();
+      for (const target of links.importedModules ?? []) {
+        const module = modules.resolve(file, target, links.searchPaths)?.file ?? (target.startsWith(".") ? undefined : anywhere(target));
+        if (module && module !== file) imported.add(module);
+      }
+      this.importsOf.set(file, [...imported]);
+      for (const module of imported) (this.importersOf.get(module) ?? this.importersOf.set(module, []).get(module)!).push(file);
+    }
+  }
+
+  /**
+   * A script that parses the options of `definer` may run `file`: `file` is imported, a few imports deep, by the
+   * definer (`train.py` with its parser imports `trainer.py`) or by a file that imports the definer (`main.py`
+   * imports `opts.py` and, through `trains/train_factory.py`, `trains/ctdet.py`). Not an unrelated script of a
+   * collection of examples that defines an option of the same name.
+   */
+  runsWith(definer: string, file: string): boolean {
+    let reachable = this.reachable.get(definer);
+    if (!reachable) {
+      reachable = new Set();
+      let frontier = [definer, ...(this.importersOf.get(definer) ?? [])];
+      for (let depth = 0; depth <= MAX_IMPORT_DEPTH && frontier.length > 0; depth++) {
+        const next: string[] = [];
+        for (const each of frontier) {
+          if (reachable.has(each)) continue;
+          reachable.add(each);
+          next.push(...(this.importsOf.get(each) ?? []));
+        }
+        frontier = next;
+      }
+      this.reachable.set(definer, reachable);
+    }
+    return reachable.has(file);
+  }
 }
 
 /**

@@ -981,6 +981,76 @@ describe("cross-file hot paths", () => {
       assert.match(arch[0].message, /which `llava_llama\.py` calls at line 8 in `LlavaLlamaForCausalLM\.forward\(\)`/);
     });
 
+    describe("options that another file's parser defines (CenterNet's `opts.py`, monodepth2's `options.py`)", () => {
+      const OPTS = py`
+        import argparse
+        class opts(object):
+            def __init__(self):
+                self.parser = argparse.ArgumentParser()
+                self.parser.add_argument("--eval_oracle_wh", action="store_true", help="use ground truth width and height")
+                self.parser.add_argument("--mse_loss", action="store_true")
+            def parse(self, args=""):
+                opt = self.parser.parse_args(args)
+                opt.mse_loss = opt.mse_loss or False
+                return opt
+      `;
+      const MAIN = py`
+        import torch
+        from opts import opts
+        from trains.trainer import train
+        if __name__ == "__main__":
+            train(opts().parse(), torch.nn.Linear(2, 2).cuda(), [])
+      `;
+      const TRAINER = py`
+        import torch
+        def train(opt, model, loader):
+            for batch in loader:
+                output = model(batch["input"].cuda(non_blocking=True))
+                if opt.eval_oracle_wh:
+                    print(output.detach().cpu().numpy())
+                if opt.mse_loss:
+                    print(output.sum().item())
+                loss = output.mean()
+                loss.backward()
+      `;
+      const lines = (result: LintResult) => result.findings.map((finding) => finding.line);
+
+      it("a branch on such an option whose default fails its test does not run by default, in a file that a script parsing the options imports, and the reason names the file", async () => {
+        const result = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": TRAINER });
+        // `--mse_loss` is set in code (`opt.mse_loss = ...`): its default says nothing.
+        assert.deepStrictEqual(lines(result("trains/trainer.py")), [8]);
+        assert.deepStrictEqual(lines(lintSource(TRAINER, { filePath: at("trains/trainer.py") })), [6, 8], "alone, the file knows no option");
+        const links = linksOf(TRAINER, "trains/trainer.py");
+        assert.deepStrictEqual(links.optionsTested, ["eval_oracle_wh", "mse_loss"]);
+        const entries = hotEntriesOf(new Map([[at("opts.py"), linksOf(OPTS, "opts.py")], [at("main.py"), linksOf(MAIN, "main.py")], [at("trains/trainer.py"), links]]), new ProjectModules([at("opts.py"), at("main.py"), at("trains/trainer.py")]));
+        const option = entries.get(at("trains/trainer.py"))?.["--eval_oracle_wh"];
+        assert.ok(option && "option" in option);
+        const syntax = parseSyntaxTree(TRAINER);
+        const analysis = new FileAnalysis(syntax, new SourceText(TRAINER), { hotEntries: entries.get(at("trains/trainer.py")) });
+        const cpu = TRAINER.indexOf("print(output.detach()");
+        let print = syntax.root;
+        for (let inside = print.children.find((child) => child.start <= cpu && cpu < child.end); inside; inside = print.children.find((child) => child.start <= cpu && cpu < child.end)) print = inside;
+        assert.match(analysis.hotPaths.neverRunsByDefault(print)!, /depends on the option `--eval_oracle_wh`, which defaults to `False` \(`\.\.\/opts\.py` line 5\)/);
+      });
+
+      it("found through an import that resolves only at run time (`import _init_paths`, then `from opts import opts` of `lib/`)", async () => {
+        const main = MAIN.replace("import torch\n", "import torch\nimport _init_paths\n");
+        const result = await lintInMemory({ "tools/main.py": main, "tools/_init_paths.py": "import sys\nsys.path.insert(0, LIB)\n", "lib/opts.py": OPTS, "lib/trains/__init__.py": "", "lib/trains/trainer.py": TRAINER });
+        assert.deepStrictEqual(lines(result("lib/trains/trainer.py")), [8]);
+      });
+
+      it("keeps the branch when the script that runs the file does not parse the option (another example of a collection defines one of that name), or a file sets it, or may set any", async () => {
+        const unrelated = await lintInMemory({ "detection/main.py": MAIN.replace("from opts import opts\n", "from argparse import Namespace as opts\n"), "detection/trains/__init__.py": "", "detection/trains/trainer.py": TRAINER, "mnist/opts.py": OPTS });
+        assert.deepStrictEqual(lines(unrelated("detection/trains/trainer.py")), [6, 8]);
+        const setElsewhere = await lintInMemory({ "main.py": MAIN.replace("if __name__", "opt = opts().parse()\nopt.eval_oracle_wh = True\nif __name__"), "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": TRAINER });
+        assert.deepStrictEqual(lines(setElsewhere("trains/trainer.py")), [6, 8]);
+        const fromConfig = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "config.py": "def merge(opt, config):\n    for key, value in config.items():\n        setattr(opt, key, value)\n", "trains/__init__.py": "", "trains/trainer.py": TRAINER });
+        assert.deepStrictEqual(lines(fromConfig("trains/trainer.py")), [6, 8]);
+        const disagree = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "test.py": "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--eval_oracle_wh', default=True)\n", "trains/__init__.py": "", "trains/trainer.py": TRAINER });
+        assert.deepStrictEqual(lines(disagree("trains/trainer.py")), [6, 8]);
+      });
+    });
+
     it("keeps a local caller's context before another file's, and a file's analysis without entries unchanged", () => {
       const code = py`
         import torch

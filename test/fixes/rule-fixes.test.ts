@@ -506,8 +506,8 @@ fixTester.run("implicit-host-read", [
       import torch
       from torch import nn
       class M(nn.Module):
-          def forward(self, x: torch.Tensor, eps):
-              return x / max(1e-6, x.norm()) + x / max(x.norm(), eps) + max(x.norm(), 1e-6, key=abs)
+          def forward(self, x: torch.Tensor, bound):
+              return x / max(1e-6, x.norm()) + x / max(x.norm(), bound) + max(x.norm(), 1e-6, key=abs)
     `,
     output: null,
   },

@@ -2736,4 +2736,57 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(findings(code.replace(/ {4}def fit[\s\S]*/, ""), "implicit-host-read").map((f) => f.line), [6, 6]);
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
   });
+
+  it("a loop in a function named for loading or converting weights (`load_pretrained_model`, and the helpers nested in it) runs once, at set-up: its per-layer copies are not reported; the same loop in another function is", () => {
+    const code = py`
+      import numpy as np
+      import torch
+      class ICNet(torch.nn.Module):
+          def load_pretrained_model(self, model_path):
+              weights = np.load(model_path, allow_pickle=True).item()
+              def _transfer_conv(layer_name, module):
+                  module.weight.data.copy_(torch.from_numpy(weights[layer_name]))
+              def _transfer_block(block_name, block):
+                  for i, layer in enumerate(block):
+                      _transfer_conv(f"{block_name}_{i}", layer)
+              for name, block in self.blocks.items():
+                  _transfer_block(name, block)
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device"), []);
+    assert.deepStrictEqual(findings(code.replace("def load_pretrained_model", "def refresh"), "blocking-host-to-device"), [{ line: 7, rule: "blocking-host-to-device" }]);
+  });
+
+  it("a parameter the function calls `.eval()` or `.parameters()` on is a model, whatever its name (`retinanet.eval()`, then `retinanet(img.cuda())` per image): its loop runs a forward pass per item", () => {
+    const code = py`
+      import torch
+      def _get_detections(dataset, retinanet):
+          retinanet.eval()
+          with torch.no_grad():
+              for index in range(len(dataset)):
+                  data = dataset[index]
+                  scores, labels, boxes = retinanet(data["img"].permute(2, 0, 1).cuda().float().unsqueeze(dim=0))
+                  scores = scores.cpu().numpy()
+    `;
+    assert.deepStrictEqual(findings(code), [{ line: 7, rule: "blocking-host-to-device" }, { line: 8, rule: "host-transfer-in-hot-path" }]);
+    // Without the call, nothing says the parameter is a model: a loop over the dataset is not known to run one.
+    assert.deepStrictEqual(findings(code.replace("    retinanet.eval()\n", "    pass\n")), []);
+  });
+
+  it("`for step in range(args.epoch):` counts steps whatever its bound is called, and a model built from a class of another file and moved (`maml = Meta(args, config).to(device)`) runs a forward pass when called (MAML's training loop)", () => {
+    const code = py`
+      import torch
+      from meta import Meta
+      def main(args, config, db_train, device):
+          maml = Meta(args, config).to(device)
+          for step in range(args.epoch):
+              x_spt, y_spt = db_train.next()
+              x_spt, y_spt = torch.from_numpy(x_spt).to(device), torch.from_numpy(y_spt).to(device)
+              accs = maml(x_spt, y_spt)
+    `;
+    assert.deepStrictEqual(findings(code, "blocking-host-to-device").map((f) => f.line), [7, 7]);
+    // A loop over the epochs that runs the batches in a nested loop stays the epoch loop.
+    const nested = code.replace("        x_spt, y_spt = db_train.next()\n", "        for x_spt, y_spt in db_train:\n").replace(/\n {8}(x_spt, y_spt = torch|accs)/g, "\n            $1");
+    assert.deepStrictEqual(findings(nested, "blocking-host-to-device").map((f) => f.line), [7, 7]);
+    assert.match(lintSource(nested).findings[0].message, /in the step loop of `main\(\)` \(line 6\)/);
+  });
 });

@@ -78,6 +78,23 @@ ruleTester.run("blocking-host-to-device", {
       `,
     },
     {
+      name: "a name bound to a tensor of no elements copies nothing either (`final_scores = torch.Tensor([])`, then `final_scores = final_scores.cuda()`: pytorch-retinanet's detections)",
+      code: py`
+        import torch
+        class Detector(torch.nn.Module):
+            def forward(self, x):
+                scores = self.head(x)
+                final_scores = torch.Tensor([])
+                final_indexes = torch.Tensor([]).long()
+                if torch.cuda.is_available():
+                    final_scores = final_scores.cuda()
+                    final_indexes = final_indexes.cuda()
+                for i in range(scores.shape[1]):
+                    final_scores = torch.cat((final_scores, scores[:, i]))
+                return final_scores, final_indexes
+      `,
+    },
+    {
       name: "`copy_` with `non_blocking=True`, or from a tensor already on the GPU",
       code: py`
         import torch
@@ -273,6 +290,19 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "a name bound to a tensor with elements (`anchors = torch.Tensor(all_anchors)`, then `anchors = anchors.cuda()`) is copied every forward pass",
+      code: py`
+        import torch
+        import numpy as np
+        class Detector(torch.nn.Module):
+            def forward(self, x):
+                anchors = torch.Tensor(np.zeros((9, 4)))
+                anchors = anchors.cuda()
+                return self.head(x) + anchors
+      `,
+      errors: [{ line: 6 }],
+    },
     {
       name: "a tensor built from each item of a comprehension (OpenNMT's \`[torch.tensor(ex['src_ids'], device=device) for ex in minibatch]\`): the message says to copy the items once after the loop, not to build it once",
       code: py`

@@ -292,7 +292,7 @@ ruleTester.run("data-dependent-shape", {
                     idx = torch.cat((idx, idx_next), dim=1)
                 return idx
       `,
-      errors: [{ line: 10, messageIncludes: ["`torch.multinomial(probs, num_samples=1)`", "step loop of `GPT.generate()` (line 7)"] }],
+      errors: [{ line: 10, messageIncludes: ["`torch.multinomial(probs, num_samples=1)`", "step loop of `GPT.generate()` (line 7)", "validates its input on the host (an `.item()` inside the call"] }],
     },
     {
       name: "the rows of a transposed mask, and masks stacked with `ones_like` of one, are masks (YOLOv5's `build_targets`)",

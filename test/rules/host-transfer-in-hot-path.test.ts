@@ -180,8 +180,48 @@ ruleTester.run("host-transfer-in-hot-path", {
                 print(tokenizer.decode(out[0].cpu()))
       `,
     },
+    {
+      name: "a viewer that shows one image per key press (`cv2.waitKey(0)`, or until a plot is closed) is paced by a person: its copies to the host wait for nobody (pytorch-retinanet's visualize.py)",
+      code: py`
+        import cv2
+        import numpy as np
+        import torch
+        import matplotlib.pyplot as plt
+        def show(retinanet, dataloader_val):
+            for idx, data in enumerate(dataloader_val):
+                scores, classification, boxes = retinanet(data["img"].cuda(non_blocking=True).float())
+                idxs = np.where(scores.cpu() > 0.5)
+                cv2.imshow("img", data["img"].numpy())
+                cv2.waitKey(0)
+        def plot(model, loader):
+            for x, y in loader:
+                out = model(x.cuda(non_blocking=True))
+                plt.imshow(out[0].cpu().numpy())
+                plt.show()
+      `,
+    },
   ],
   invalid: [
+    {
+      name: "a video's display loop (`cv2.waitKey(1)`) or a viewer that waits only for some images is paced by its frames: its copies to the host are per step",
+      code: py`
+        import cv2
+        import numpy as np
+        import torch
+        def play(model, frames):
+            for frame in frames:
+                out = model(torch.from_numpy(frame).cuda(non_blocking=True))
+                cv2.imshow("out", out.cpu().numpy())
+                cv2.waitKey(1)
+        def show(model, loader, pause):
+            for x, y in loader:
+                out = model(x.cuda(non_blocking=True))
+                cv2.imshow("out", out.cpu().numpy())
+                if pause:
+                    cv2.waitKey(0)
+      `,
+      errors: [{ line: 7 }, { line: 12 }],
+    },
     {
       name: "a loop that steps an environment each pass (\`while not done: ... env.step(action)\`) is a step loop, though it nests a loop of updates: the agent's action is copied back every environment step (pytorch-soft-actor-critic)",
       code: py`

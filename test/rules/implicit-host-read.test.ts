@@ -4,6 +4,21 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("implicit-host-read", {
   valid: [
     {
+      name: "an input of `forward` named like a hyperparameter (`temp=None`, `tau`, `eps`) is a Python number: asserting on it reads no tensor (taming-transformers' quantizer)",
+      code: py`
+        import torch
+        class VectorQuantizer(torch.nn.Module):
+            def forward(self, z, temp=None, rescale_logits=False):
+                assert temp is None or temp == 1.0, "Only for interface compatible with Gumbel"
+                return self.embedding(z)
+        class Gumbel(torch.nn.Module):
+            def forward(self, logits, tau=1.0, eps=1e-10):
+                if tau > 1.0 and eps:
+                    logits = logits / tau
+                return logits.softmax(-1)
+      `,
+    },
+    {
       name: "a count saved in a checkpoint (\`cur_itrs = checkpoint[\"cur_itrs\"]\` of \`torch.load(..., map_location=\"cpu\")\`) is a Python number: testing it each step reads no tensor (DeepLabV3Plus)",
       code: py`
         import torch

@@ -89,6 +89,41 @@ describe("language server: the workspace as one project", function () {
     assert.deepStrictEqual(simple(back.diagnostics), expected);
   });
 
+  it("settles an open trainer's branch on an option that the workspace's parser file defines (`if opt.eval_oracle_wh:`), and unsettles it when a caller sets the option", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-options-"));
+    fs.mkdirSync(path.join(root, "trains"));
+    const opts = ["import argparse", "def parse():", "    parser = argparse.ArgumentParser()", "    parser.add_argument('--eval_oracle_wh', action='store_true')", "    return parser.parse_args()", ""].join("\n");
+    const main = ["from opts import parse", "from trains.trainer import train", "opt = parse()", "train(opt, None, [])", ""].join("\n");
+    const trainer = [
+      "import torch",
+      "def train(opt, model, loader):",
+      "    for batch in loader:",
+      "        output = model(batch.cuda(non_blocking=True))",
+      "        if opt.eval_oracle_wh:",
+      "            print(output.cpu().numpy())",
+      "        print(output.sum().item())",
+      "        output.mean().backward()",
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(root, "opts.py"), opts);
+    fs.writeFileSync(path.join(root, "main.py"), main);
+    fs.writeFileSync(path.join(root, "trains", "__init__.py"), "");
+    fs.writeFileSync(path.join(root, "trains", "trainer.py"), trainer);
+    const trainerUri = pathToFileURL(path.join(root, "trains", "trainer.py")).href;
+    const mainUri = pathToFileURL(path.join(root, "main.py")).href;
+
+    client = new TestClient();
+    await client.initialize({}, pathToFileURL(root).href, { reportTimings: true, warmUp: false });
+    await client.open(trainerUri, trainer);
+    const settled = await client.until(() => client.latest(trainerUri)?.diagnostics.length === 1 && client.latest(trainerUri), "only the unconditional sync, once the index knows the option");
+    assert.deepStrictEqual(simple(settled.diagnostics).map((d) => [d.code, d.line]), [["item-in-hot-path", 6]]);
+
+    await client.open(mainUri, main);
+    await client.change(mainUri, 2, [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: "opt.eval_oracle_wh = True\n" }]);
+    const unsettled = await client.until(() => client.latest(trainerUri)?.diagnostics.length === 2 && client.latest(trainerUri), "the branch's sync back once main.py sets the option");
+    assert.deepStrictEqual(simple(unsettled.diagnostics).map((d) => [d.code, d.line]), [["host-transfer-in-hot-path", 5], ["item-in-hot-path", 6]]);
+  });
+
   it("does not report an open model file's classes that nothing in the workspace names, reading configs for names as the CLI does", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-unused-"));
     fs.mkdirSync(path.join(root, "models"));

@@ -6,12 +6,12 @@
  */
 import { SyntaxNode, childByField, enclosingClassOf, enclosingFunctionOf, forEachNode, returnStatementsOf } from "../syntax";
 import type { FileAnalysis } from "./file-analysis";
-import type { CompiledRegion, PassedArguments, SiteContext } from "./hot-paths";
+import type { CompiledRegion, OptionDefault, PassedArguments, SiteContext } from "./hot-paths";
 import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, OPTIONS_WRITE, SETS_ANY_OPTION, attributeWrites, lastName, mayDefineOptions } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -61,10 +61,19 @@ export interface LoaderFactory {
 }
 
 /**
- * What the project tells a file of its names: the functions other files call from hot paths, by their name in
- * the file (`all_reduce_mean`, `MetricLogger.update`), and the classes no other file names, by class name.
+ * An option the file tests that another file defines (`if opt.eval_oracle_wh:` in a trainer, `add_argument(
+ * "--eval_oracle_wh", action="store_true")` in `opts.py`), with its default, which no file of the project sets.
  */
-export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass>>;
+export interface ProjectOption {
+  option: OptionDefault;
+}
+
+/**
+ * What the project tells a file of its names: the functions other files call from hot paths, by their name in
+ * the file (`all_reduce_mean`, `MetricLogger.update`), the classes no other file names, by class name, and the
+ * options it tests that other files define, by `--` and destination (`--eval_oracle_wh`, never a Python name).
+ */
+export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption>>;
 
 /** A call from a hot site of this file to something it imports from the project. */
 export interface ProjectCall {
@@ -116,6 +125,12 @@ export interface ModuleLinks {
   options?: string[];
   /** By callee as imported (`utils.loss.ComputeLoss`), what each call of a project class in this file passes, each once. */
   constructions?: Record<string, PassedArguments[]>;
+  /** The argparse options the file defines with a default that it never changes, by destination (`HotPaths.ownOptions`). */
+  optionDefaults?: Record<string, OptionDefault>;
+  /** The option names the file sets (`opt.flip = True`) or makes required, "*" for any: their defaults hold nowhere. */
+  optionsSet?: string[];
+  /** The options the file tests in a branch without defining them (`if opt.eval_oracle_wh:`). */
+  optionsTested?: string[];
 }
 
 /** A call of a project function that returns a loader, whose batches the calling file moves to a GPU. */
@@ -304,6 +319,7 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
   }
   const calls = [...byTarget.values()].sort((a, b) => a.line - b.line || (a.target < b.target ? -1 : 1));
   const options = classesWithOptions(analysis);
+  const optionLinks = argumentOptionLinks(analysis);
   return {
     calls,
     imports,
@@ -314,6 +330,29 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...searchPathsOf(text),
     ...(options.length > 0 ? { options } : {}),
     ...(constructions.size > 0 ? { constructions: Object.fromEntries([...constructions].map(([callee, passed]) => [callee, [...passed.values()]])) } : {}),
+    ...optionLinks,
+  };
+}
+
+/** What the file tells the project of argparse options: those it defines, sets and tests (`ProjectOption`). */
+function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionDefaults" | "optionsSet" | "optionsTested"> {
+  const text = analysis.source.text;
+  const set = new Set<string>();
+  for (const write of text.matchAll(OPTIONS_WRITE)) set.add(write[1]);
+  for (const call of text.matchAll(/\bset_defaults\(([^)]*)\)/g)) for (const keyword of call[1].matchAll(/(\w+)\s*=(?!=)/g)) set.add(keyword[1]);
+  if (SETS_ANY_OPTION.test(text)) set.add("*");
+  let defaults: Array<[string, OptionDefault]> = [];
+  // Only a file that builds a parser defines options; the rest is cheaper read off the text.
+  if (mayDefineOptions(text)) {
+    const { defined, setInCode, setForProject } = analysis.hotPaths.ownOptions();
+    if (!setInCode.has("*")) defaults = [...defined].filter(([name]) => !setInCode.has(name));
+    for (const name of setForProject) set.add(name);
+  }
+  const tested = analysis.hotPaths.testedOptionsDefinedElsewhere().filter((name) => !set.has(name));
+  return {
+    ...(defaults.length > 0 ? { optionDefaults: Object.fromEntries(defaults) } : {}),
+    ...(set.size > 0 ? { optionsSet: [...set].sort() } : {}),
+    ...(tested.length > 0 ? { optionsTested: tested } : {}),
   };
 }
 

@@ -4,9 +4,9 @@
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
-import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
+import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, attributeWrites, lastName,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, OPTIONS_READ, PERIODIC_FLAG_NAME, SETS_ANY_OPTION, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions,
 } from "./names";
 import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -79,12 +79,14 @@ export function passedArguments(call: SyntaxNode, text: string): PassedArguments
 }
 
 /** An argparse option's default, as written: `--save-txt` with `action="store_true"` defaults to `False`. */
-interface OptionDefault {
+export interface OptionDefault {
   flag: string;
   value: string;
   line: number;
   /** `None` because the option names no default and no action: a value the user is expected to give. */
   implicit: boolean;
+  /** The file that defines the option, relative to this one (`../opts.py`), when another file does. */
+  file?: string;
 }
 
 /** A test of a bare name: `p`, `not p`, `p is None`, `p is not None`, `p == "mean"`, `p != 0`. */
@@ -168,6 +170,11 @@ export interface HotPathEnvironment {
   hotEntries?: HotEntries;
 }
 
+/** What a text that waits for its user holds (`waitsForUser`). */
+const USER_WAIT_TEXT = /\b((raw_)?input|waitKey|show|waitforbuttonpress)\s*\(/;
+/** Expressions a branch's condition is built of, around a test of one option. */
+const CONDITION_PART = new Set(["boolean_operator", "not_operator", "comparison_operator", "parenthesized_expression"]);
+
 /** Where code runs on some iterations only: a branch, a handler, a nested loop, a short-circuit. */
 const CONDITIONAL_PART = new Set(["if_statement", "elif_clause", "else_clause", "except_clause", "except_group_clause", "conditional_expression", "boolean_operator", "match_statement", "for_statement", "while_statement", "lambda"]);
 
@@ -237,8 +244,9 @@ export class HotPaths {
       }
       const never = this.neverRunsWhenHot(ancestor, child, depth);
       if (never) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), never);
-      if (LOOP_TYPES.has(ancestor.type) && child.field === "body" && this.waitsForUser(ancestor))
-        return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `its loop at line ${this.line(ancestor)} waits for the user to type a line (\`input()\`) on each iteration: a prompt loop, not a step`);
+      const userWait = LOOP_TYPES.has(ancestor.type) && child.field === "body" ? this.waitsForUser(ancestor) : undefined;
+      if (userWait)
+        return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `its loop at line ${this.line(ancestor)} waits for the user (\`${this.text(userWait)}\` at line ${this.line(userWait)}) on each iteration: paced by a person, not by steps`);
       const guard = this.periodicGuardAbove(ancestor, child, site);
       if (guard) events.push({ guard });
       if (LOOP_TYPES.has(ancestor.type) && this.runsPerIteration(ancestor, child, site))
@@ -333,6 +341,12 @@ export class HotPaths {
     const overRanks = loops.find((loop) => this.iteratesRanks(loopIterable(loop), 0));
     if (overRanks)
       return this.cold(owner, `its loop at line ${this.line(overRanks)} goes over the processes of a distributed group, one item per rank: it runs once per gather, not per step`);
+    // `def load_pretrained_model(self, path):` looping over a converted checkpoint's layers (in its own nested
+    // helpers too): once, at set-up.
+    let loader = fn;
+    while (loader && !WEIGHT_LOADING_NAME.test(this.text(childByField(loader, "name")!))) loader = enclosingFunctionOf(loader);
+    if (loader)
+      return this.cold(owner, `its loop at line ${this.line(innermost.loop)} is in ${loader === fn ? owner : `a helper of ${this.functionLabel(loader)}`}, which by its name loads or converts weights: once, at set-up, not per step`);
     if (this.runsAtConstruction(fn))
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs while an object is built (in \`__init__\`, or a function only \`__init__\` calls), not per step`);
     // `def test_varlen_correctness():` in a library module: a self-test, run by hand or by pytest.
@@ -1434,36 +1448,67 @@ export class HotPaths {
     if (!test || !option || nameTestHolds(test, option.value) === taken) return undefined;
     // `if args.dataset == "chairs":` of an option without a default: which value to run with is the user's choice.
     if (option.implicit && (test.kind === "equals" || test.kind === "not-equals")) return undefined;
-    return `it never runs with the default options: the test at line ${this.line(raw)} depends on the option \`${option.flag}\`, which defaults to \`${option.value}\` (line ${option.line}) and is not set in code`;
+    const definedAt = option.file ? `\`${option.file}\` line ${option.line}` : `line ${option.line}`;
+    return `it never runs with the default options: the test at line ${this.line(raw)} depends on the option \`${option.flag}\`, which defaults to \`${option.value}\` (${definedAt}) and is not set in code`;
   }
 
-  /** The argparse options this file defines (`parser.add_argument("--save-txt", action="store_true")`) that no statement sets (`opt.save_txt = True`, `set_defaults(...)`), by destination. */
+  /**
+   * The argparse options this file tests by default: those it defines (`parser.add_argument("--save-txt",
+   * action="store_true")`), and those another file of the project defines (`opts.py`, told by the project:
+   * `ProjectOption`), that no statement sets (`opt.save_txt = True`, `set_defaults(...)`), by destination.
+   */
   private optionDefaults(): Map<string, OptionDefault> {
     if (this.options) return this.options;
-    const options = new Map<string, OptionDefault>();
+    const { defined, setInCode } = this.ownOptions();
+    const options = new Map(defined);
+    for (const [key, entry] of Object.entries(this.env.hotEntries ?? {})) {
+      const name = key.slice(2);
+      if (key.startsWith("--") && "option" in entry && !options.has(name)) options.set(name, entry.option);
+    }
+    for (const name of setInCode) options.delete(name);
+    if (setInCode.has("*")) options.clear();
+    return (this.options = options);
+  }
+
+  /**
+   * The options this file defines with a default (`optionDefaults` without the project's), the names it sets or
+   * makes required (`setInCode`, "*" for any: `setattr(anything, ...)`), and those it sets on objects other than
+   * `self` or through an options object (`setattr(args, ...)`, `vars(args).update(...)`: "*"), which settle them
+   * for the whole project.
+   */
+  ownOptions(): { defined: Map<string, OptionDefault>; setInCode: Set<string>; setForProject: Set<string> } {
+    if (this.ownOptionsMemo) return this.ownOptionsMemo;
+    const defined = new Map<string, OptionDefault>();
     const setInCode = new Set<string>();
+    const setForProject = new Set<string>();
+    const settle = (name: string, forProject: boolean) => {
+      setInCode.add(name);
+      if (forProject) setForProject.add(name);
+    };
+    if (SETS_ANY_OPTION.test(this.env.text)) settle("*", true);
     forEachNode(this.env.root, (node) => {
       if (node.type === "assignment" || node.type === "augmented_assignment") {
         const left = childByField(node, "left");
-        if (left?.type === "attribute") setInCode.add(this.text(childByField(left, "attribute")!));
+        if (left?.type !== "attribute") return;
+        settle(this.text(childByField(left, "attribute")!), this.text(childByField(left, "object")!) !== "self");
         return;
       }
       // `if not args.do_train and not args.do_predict: raise ValueError(...)`: the script runs with one of them set,
       // so neither default says what a run does.
       if (node.type === "if_statement") {
-        for (const name of this.requiredOptions(node)) setInCode.add(name);
+        for (const name of this.requiredOptions(node)) settle(name, true);
         return;
       }
       if (node.type !== "call") return;
       const callee = childByField(node, "function");
       const method = callee?.type === "attribute" ? this.text(childByField(callee, "attribute")!) : "";
       if (method === "set_defaults" || (callee?.type === "identifier" && this.text(callee) === "setattr")) {
-        for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") setInCode.add(this.text(childByField(argument, "name")!));
+        for (const argument of childByField(node, "arguments")?.children ?? []) if (argument.type === "keyword_argument") settle(this.text(childByField(argument, "name")!), true);
         // `setattr(args, name, value)` may set any option.
         if (method !== "set_defaults") setInCode.add("*");
         return;
       }
-      if (callee && positionalArguments(node).length >= 1) this.dataclassOptions(node, options);
+      if (callee && positionalArguments(node).length >= 1) this.dataclassOptions(node, defined);
       if (method !== "add_argument") return;
       const flags = positionalArguments(node).filter((argument) => isStringNode(argument)).map((argument) => stringValue(this.text(argument)));
       const long = flags.find((flag) => flag.startsWith("--")) ?? flags.find((flag) => flag.startsWith("-"));
@@ -1478,11 +1523,41 @@ export class HotPaths {
       else if (actionName === "store_true") value = "False";
       else if (actionName === "store_false") value = "True";
       else if (!action) value = "None";
-      if (value !== undefined) options.set(name, { flag: long, value, line: this.line(node), implicit: !explicit && !action });
+      if (value !== undefined) defined.set(name, { flag: long, value, line: this.line(node), implicit: !explicit && !action });
     });
-    for (const name of setInCode) options.delete(name);
-    if (setInCode.has("*")) options.clear();
-    return (this.options = options);
+    return (this.ownOptionsMemo = { defined, setInCode, setForProject });
+  }
+  private ownOptionsMemo: { defined: Map<string, OptionDefault>; setInCode: Set<string>; setForProject: Set<string> } | undefined;
+
+  /**
+   * The options this file tests (`if opt.eval_oracle_wh:`, `if self.opt.predictive_mask and ...`) without
+   * defining them: a trainer whose parser is in another file (`opts.py`), which the project may know.
+   */
+  testedOptionsDefinedElsewhere(): string[] {
+    const text = this.env.text;
+    const own = mayDefineOptions(text) ? this.ownOptions().defined : new Map<string, OptionDefault>();
+    const tested = new Set<string>();
+    for (const match of text.matchAll(OPTIONS_READ)) {
+      const identifier = nodeAt(this.env.root, match.index!);
+      if (identifier.type !== "identifier" || identifier.start !== match.index) continue;
+      // `opt.x`, or `self.opt.x`, whose `opt` is the attribute of `self.opt`.
+      const object = identifier.parent?.type === "attribute" && identifier.field === "attribute" ? identifier.parent : identifier;
+      const read = object.parent?.type === "attribute" && object.field === "object" ? object.parent : undefined;
+      if (!read || !this.namesOptions(object)) continue;
+      const name = this.text(childByField(read, "attribute")!);
+      if (!own.has(name) && this.inBranchCondition(read)) tested.add(name);
+    }
+    return [...tested].sort();
+  }
+
+  /** `node` is part of the condition of an `if`/`elif` (through `and`, `or`, `not`, comparisons, parentheses). */
+  private inBranchCondition(node: SyntaxNode): boolean {
+    let child = node;
+    for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
+      if ((parent.type === "if_statement" || parent.type === "elif_clause") && child.field === "condition") return true;
+      if (!CONDITION_PART.has(parent.type)) return false;
+    }
+    return false;
   }
 
   /**
@@ -1908,7 +1983,10 @@ export class HotPaths {
     if (loop.type !== "for_statement") return loop.type === "while_statement" && identifiersIn(childByField(loop, "condition")!, this.env.text).some((n) => EPOCH_NAME.test(n));
     const target = childByField(loop, "left");
     const iterable = childByField(loop, "right");
-    return (!!target && EPOCH_NAME.test(this.text(target))) || (!!iterable && identifiersIn(iterable, this.env.text).some((n) => EPOCH_NAME.test(n)));
+    if (target && EPOCH_NAME.test(this.text(target))) return true;
+    // `for step in range(args.epoch):` counts steps, whatever the bound is called (MAML's training loop).
+    if (target?.type === "identifier" && STEP_COUNT_NAME.test(this.text(target))) return false;
+    return !!iterable && identifiersIn(iterable, this.env.text).some((n) => EPOCH_NAME.test(n));
   }
 
   /**
@@ -2124,7 +2202,7 @@ export class HotPaths {
       if (callee.type === "identifier" && modelCalls) {
         const evidence = this.env.evidence.of(callee);
         if (evidence.kind === "module" && isContainerEntry(evidence)) return false;
-        return evidence.kind === "module" || MODULE_NAME.test(this.text(callee)) || this.callsOwnForward(node);
+        return evidence.kind === "module" || movedToGpu(evidence) || MODULE_NAME.test(this.text(callee)) || this.callsOwnForward(node);
       }
       return false;
     }, directOnly);
@@ -2267,7 +2345,10 @@ export class HotPaths {
    */
   private runsModel(call: SyntaxNode): boolean {
     const callee = childByField(call, "function");
-    if (callee?.type === "identifier") return this.env.evidence.of(callee).kind === "module";
+    if (callee?.type === "identifier") {
+      const evidence = this.env.evidence.of(callee);
+      return evidence.kind === "module" || movedToGpu(evidence);
+    }
     if (callee?.type !== "attribute") return false;
     // `self.model(x)`: a module the object keeps.
     if (isSelfAttribute(callee, this.env.text)) return MODULE_NAME.test(this.text(childByField(callee, "attribute")!)) && this.env.evidence.of(callee).kind === "module";
@@ -2297,13 +2378,15 @@ export class HotPaths {
 
   /** Searches the loop's body, skipping nested functions, and nested loops too when `directOnly`. */
   /**
-   * The loop's body reads a line from the user (`input()`) on every iteration, under no branch: a chat or a
-   * menu, paced by a person (`while True: prompt = input("> ")`, in a `try` for `EOFError` too).
+   * The call by which the loop's body waits for the user on every iteration, under no branch, if it does: it
+   * reads a line (`input()`: a chat or a menu, `while True: prompt = input("> ")`, in a `try` for `EOFError`
+   * too), or a key press (`cv2.waitKey(0)`: a viewer showing one image per key), or until a plot's window is
+   * closed (`plt.show()`).
    */
-  private waitsForUser(loop: SyntaxNode): boolean {
-    if (!(this.readsInput ??= /\b(raw_)?input\s*\(/.test(this.env.text))) return false;
-    let waits = this.interactiveLoops.get(loop);
-    if (waits === undefined) {
+  private waitsForUser(loop: SyntaxNode): SyntaxNode | undefined {
+    if (!(this.mayWaitForUser ??= USER_WAIT_TEXT.test(this.env.text))) return undefined;
+    let wait = this.interactiveLoops.get(loop);
+    if (wait === undefined) {
       const body = childByField(loop, "body");
       const everyIteration = (call: SyntaxNode) => {
         for (let node = call.parent; node && node !== body; node = node.parent) {
@@ -2313,20 +2396,33 @@ export class HotPaths {
         }
         return true;
       };
-      waits = this.someDirectNode(
+      let found: SyntaxNode | null = null;
+      this.someDirectNode(
         loop,
         (node) => {
-          const callee = node.type === "call" ? childByField(node, "function") : undefined;
-          return callee?.type === "identifier" && /^(raw_)?input$/.test(this.text(callee)) && !resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes)) && everyIteration(node);
+          if (node.type !== "call" || !this.waitsForUserCall(node) || !everyIteration(node)) return false;
+          found = node;
+          return true;
         },
         false,
       );
-      this.interactiveLoops.set(loop, waits);
+      this.interactiveLoops.set(loop, (wait = found));
     }
-    return waits;
+    return wait ?? undefined;
   }
-  private readonly interactiveLoops = new Map<SyntaxNode, boolean>();
-  private readsInput: boolean | undefined;
+
+  /** `input()` (not a function of the file so named), `cv2.waitKey(0)` or `cv2.waitKey()`, `plt.show()`, `plt.waitforbuttonpress()`. */
+  private waitsForUserCall(call: SyntaxNode): boolean {
+    const callee = childByField(call, "function")!;
+    if (callee.type === "identifier") return /^(raw_)?input$/.test(this.text(callee)) && !resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+    const name = this.env.evidence.qualifiedName(callee) ?? "";
+    const [delay] = positionalArguments(call);
+    // `cv2.waitKey(1)` waits a millisecond: a video's display loop, paced by the frames.
+    if (/^cv2\.waitKey$/.test(name)) return !delay || this.text(delay) === "0";
+    return /^matplotlib\.pyplot\.(show|waitforbuttonpress)$/.test(name) && !keywordArgument(call, "block", this.env.text);
+  }
+  private readonly interactiveLoops = new Map<SyntaxNode, SyntaxNode | null>();
+  private mayWaitForUser: boolean | undefined;
 
   private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
     const body = childByField(loop, "body");

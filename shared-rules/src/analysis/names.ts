@@ -44,6 +44,9 @@ export const PERIODIC_FLAG_NAME = /^(done|finished)$|^(is_)?(last|final)(_step|_
  */
 export const SPEED_MEASUREMENT_NAME = /^_*(benchmark|bench|profile|timeit|measure|speed_test|compute_time|time_(model|net|forward|inference|eval|train))(_|$)|_(benchmark|bench|profile|profiling|latency|throughput|speed|timing)$/i;
 
+/** A function that loads or converts a model's weights once (`load_pretrained_model`, `init_weights`, `convert_checkpoint`). */
+export const WEIGHT_LOADING_NAME = /^_*(load|init|initialize|convert|transfer|port|restore|copy)_(\w+_)?(weights?|pretrained(_\w+)?|checkpoints?|ckpt|state_dict|params|parameters)$/i;
+
 export const CLOCK_FUNCTION = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$|^(datetime\.)?datetime\.now$|^(timeit\.)?default_timer$/;
 
 /** Variables holding the current time (`now = time.monotonic()`), and seconds since a kept time. */
@@ -75,6 +78,9 @@ export const FLAG_PARAMETER_NAME = /^(use|return|do|enable|disable|need|skip|app
  */
 export const INTEGER_PARAMETER_NAME = /^(batch|optimizer|dataloader|layer|block|stage)_(idx|index)$|^global_step$|^(cur_|current_)?epoch(_exact|_float|_idx|_num)?$/;
 
+/** Parameters named like a hyperparameter given as a Python number (`temp=None`, `temperature=1.0`, `tau`, `eps`, `lr`). */
+export const HYPERPARAMETER_NAME = /^(temp|temperature|tau|eps|epsilon|momentum|dropout|drop_rate|drop_prob|lr|learning_rate|weight_decay)$/;
+
 /** Parameters named as one size or shape (`x_size`, `window_size`, `shape`): Python ints, or tuples of them. Not `sizes`, often a tensor of them. */
 export const SIZE_PARAMETER_NAME = /^(size|shape)$|_(size|shape)$/;
 
@@ -97,7 +103,20 @@ export const DICT_NAME = /(^|_)dict$/i;
 export const MODEL_INPUT_METHOD = /^(set_input|feed_data)$/;
 
 /** Objects that hold a script's parsed options: `args = parser.parse_args()`, `opt`, `FLAGS`. */
-export const OPTIONS_NAME = /^(args|opt|opts|options|flags|FLAGS|hparams|cmd_args|cli_args)$/;
+const OPTIONS_NAMES = "args|opt|opts|options|flags|FLAGS|hparams|cmd_args|cli_args";
+export const OPTIONS_NAME = new RegExp(`^(${OPTIONS_NAMES})$`);
+/** Reads of an attribute of an options object (`opt.`, `args.`, also the `opt.` of `self.opt.`), by scanning a text. */
+export const OPTIONS_READ = new RegExp(`\\b(?:${OPTIONS_NAMES})\\.`, "g");
+/** Writes to an attribute of an options object (`opt.flip = True`, `self.args.lr *= 2`), by scanning a text. */
+export const OPTIONS_WRITE = new RegExp(`\\b(?:${OPTIONS_NAMES})\\.(\\w+)[ \\t]*(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g");
+/** A text that may define argparse options (`add_argument(...)`), or a dataclass's fields as options (`tyro.cli(Args)`). */
+export function mayDefineOptions(text: string): boolean {
+  return text.includes("add_argument") || (text.includes("dataclass") && /\b(cli|parse|HfArgumentParser|ArgumentParser)\(/.test(text));
+}
+/** `setattr(args, key, value)`, `vars(opt).update(config)`, `args.__dict__.update(...)`: any option may be set. */
+export const SETS_ANY_OPTION = new RegExp(
+  `\\bsetattr\\(\\s*(?:self\\.)?(?:${OPTIONS_NAMES})\\s*,|\\bvars\\(\\s*(?:self\\.)?(?:${OPTIONS_NAMES})\\s*\\)\\.update\\(|\\b(?:${OPTIONS_NAMES})\\.__dict__\\.update\\(`,
+);
 
 const OPTION_LINE = new RegExp(`^.*(?:add_argument|default\\s*=|action\\s*=|dest\\s*=|set_defaults|setattr|["']--|\\b(?:${OPTIONS_NAME.source.slice(2, -2)})\\.\\w+\\s*[-+*/|&]?=(?!=)).*$`, "gm");
 

@@ -7,7 +7,7 @@ import { TENSOR_METHODS } from "./tensor-methods";
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -769,6 +769,9 @@ export class TensorEvidence {
     if (MODEL_INPUT_METHOD.test(method) && binding.node.parent?.children[1] === binding.node && ownerInfo?.methods.has("optimize_parameters"))
       return evidence("batch", `the batch a training loop hands to \`${method}\``);
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
+    // `def _get_detections(dataset, retinanet):` ... `retinanet.eval()`: only a module has these methods.
+    const moduleMethod = fn && new RegExp(`(?<![\\w.])${name}\\.(eval\\(\\s*\\)|(named_)?parameters\\(|load_state_dict\\()`).exec(this.text(fn));
+    if (moduleMethod) return evidence("module", `the function calls \`${name}.${moduleMethod[1].replace(/\($|\(\s*\)$/, "")}()\``);
     if (DATA_ITERABLE_NAME.test(name)) return this.loaderParameter(binding, `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
@@ -776,6 +779,7 @@ export class TensorEvidence {
     if ((literal?.type === "none" || (!literal && !/^skip_/i.test(name))) && FLAG_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a flag`);
     if (INTEGER_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like an integer that frameworks pass (a batch, optimizer or layer index, a step count)`);
     if (SIZE_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a size`);
+    if (HYPERPARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a hyperparameter (a temperature, an epsilon, a rate)`);
     if (STRING_PARAMETER_NAME.test(name)) return evidence("scalar", `\`${name}\` is named like a string (a split, a stage, a name)`);
     const patchedForward = !!fn && !owner && !!this.env.replacesForward?.(fn);
     if ((ownerInfo?.isModule || patchedForward) && isFirstParameter(binding)) return UNKNOWN;
@@ -884,7 +888,7 @@ export class TensorEvidence {
     const callee = this.of(fn);
     if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
     // `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module.
-    if (callee.kind === "gpu" && MOVED_TO_GPU.test(callee.reason)) return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
+    if (movedToGpu(callee)) return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
     // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
@@ -1413,6 +1417,11 @@ export class TensorEvidence {
  */
 /** The reasons `afterDeviceMethod` gives for a value moved to a GPU. */
 const MOVED_TO_GPU = /^moved (to the GPU )?with `\.(cuda|to|type)\(/;
+
+/** Evidence of a value moved to the GPU whole (`maml = Meta(args, config).to(device)`): called, it is a module. */
+export function movedToGpu(evidence: Evidence): boolean {
+  return evidence.kind === "gpu" && MOVED_TO_GPU.test(evidence.reason);
+}
 const LOADED_ON_HOST = "loaded with `map_location=\"cpu\"`";
 /**
  * Keys of the counts a checkpoint keeps beside the weights (`cur_itrs`, `epochs`, `global_step`); not scores

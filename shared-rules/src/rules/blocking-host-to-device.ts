@@ -120,9 +120,14 @@ export const blockingHostToDevice: Rule = {
      * `torch.tensor([]).long().cuda()`: a tensor of no elements, whose copy returns before it copies or waits
      * (`copy_` returns early when `numel() == 0`; DINO's empty denoising targets).
      */
-    function isEmptyData(raw: SyntaxNode): boolean {
+    function isEmptyData(raw: SyntaxNode, depth = 0): boolean {
       let node = unparenthesized(raw);
       for (let call = methodCall(node, context); call && CAST_METHOD.test(call.method); call = methodCall(node, context)) node = unparenthesized(call.receiver);
+      // `final_scores = torch.Tensor([])`, then `final_scores = final_scores.cuda()` (pytorch-retinanet's detections).
+      if (node.type === "identifier" && depth < 4) {
+        const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
+        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && !contains(binding.value, node) && isEmptyData(binding.value, depth + 1);
+      }
       if (node.type !== "call") return false;
       // `torch.empty(0)`, `torch.zeros(0, 4)`: a size of zero elements.
       if (/^torch\.(empty|zeros|ones)$/.test(calleeName(node, context) ?? "")) return positional(node).some((size) => context.text(size) === "0");

@@ -39,7 +39,7 @@ export const dataDependentShape: Rule = {
     hasSuggestions: true,
     messages: {
       shape: "`{{expression}}` {{where}} has an output size that depends on GPU data, so the host waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
-      check: "`{{expression}}` {{where}} reads a result on the host with `.item()`, which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
+      check: "`{{expression}}` {{where}} validates its input on the host (an `.item()` inside the call, before any result is read), which waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
       maskRead: "`{{expression}}` {{where}} selects with a boolean mask, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; if the selection is only reduced, `torch.where({{mask}}, {{value}}, 0)` and the reduction keep the size fixed.",
       maskInTuple: "`{{expression}}` {{where}} selects with a boolean mask inside the index, which calls `nonzero` and waits for the GPU {{frequency}}{{assumption}}; keep the whole tensor and apply the mask with `torch.where` where what follows allows it.",
       nms: "`{{expression}}` {{where}} copies its suppression mask to the host on a CUDA device and waits for the GPU {{frequency}}{{assumption}}; {{alternative}}.",
