@@ -1015,6 +1015,24 @@ describe("cross-file hot paths", () => {
       `;
       const lines = (result: LintResult) => result.findings.map((finding) => finding.line);
 
+      it("links list the options a file sets on an options object (`opt.flip = True`, `self.args.lr *= 2`), not on another object or in a comparison, and `*` for `vars(args).update(...)`; and the options it tests without defining", () => {
+        const links = linksOf(py`
+          import torch
+          def setup(opt, self, model):
+              opt.flip = True
+              self.args.lr *= 2
+              myopt.scale = 3
+              model.opt_level = 1
+              if opt.debug == 4 or not self.opt.verbose:
+                  pass
+              x = opt.unused
+        `);
+        assert.deepStrictEqual(links.optionsSet, ["flip", "lr"]);
+        assert.deepStrictEqual(links.optionsTested, ["debug", "verbose"]);
+        assert.deepStrictEqual(linksOf("def merge(args, cfg):\n    vars(args).update(cfg)\n").optionsSet, ["*"]);
+        assert.deepStrictEqual(linksOf("def merge(model, cfg):\n    vars(model).update(cfg)\n    setattr(model, 'x', 1)\n").optionsSet, undefined);
+      });
+
       it("a branch on such an option whose default fails its test does not run by default, in a file that a script parsing the options imports, and the reason names the file", async () => {
         const result = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": TRAINER });
         // `--mse_loss` is set in code (`opt.mse_loss = ...`): its default says nothing.

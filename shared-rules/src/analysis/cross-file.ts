@@ -11,7 +11,7 @@ import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { CLASS_NAME, DATA_ITERABLE_NAME, OPTIONS_WRITE, SETS_ANY_OPTION, attributeWrites, lastName, mayDefineOptions } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName, mayDefineOptions, optionWrites, setsAnyOption } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -337,10 +337,9 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
 /** What the file tells the project of argparse options: those it defines, sets and tests (`ProjectOption`). */
 function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionDefaults" | "optionsSet" | "optionsTested"> {
   const text = analysis.source.text;
-  const set = new Set<string>();
-  for (const write of text.matchAll(OPTIONS_WRITE)) set.add(write[1]);
-  for (const call of text.matchAll(/\bset_defaults\(([^)]*)\)/g)) for (const keyword of call[1].matchAll(/(\w+)\s*=(?!=)/g)) set.add(keyword[1]);
-  if (SETS_ANY_OPTION.test(text)) set.add("*");
+  const set = optionWrites(text);
+  if (text.includes("set_defaults(")) for (const call of text.matchAll(/\bset_defaults\(([^)]*)\)/g)) for (const keyword of call[1].matchAll(/(\w+)\s*=(?!=)/g)) set.add(keyword[1]);
+  if (setsAnyOption(text)) set.add("*");
   let defaults: Array<[string, OptionDefault]> = [];
   // Only a file that builds a parser defines options; the rest is cheaper read off the text.
   if (mayDefineOptions(text)) {

@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, OPTIONS_READ, PERIODIC_FLAG_NAME, SETS_ANY_OPTION, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionReads, setsAnyOption,
 } from "./names";
 import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -1472,9 +1472,9 @@ export class HotPaths {
 
   /**
    * The options this file defines with a default (`optionDefaults` without the project's), the names it sets or
-   * makes required (`setInCode`, "*" for any: `setattr(anything, ...)`), and those it sets on objects other than
-   * `self` or through an options object (`setattr(args, ...)`, `vars(args).update(...)`: "*"), which settle them
-   * for the whole project.
+   * makes required (`setInCode`, "*" for any: `setattr(anything, ...)`), and those it sets on an options object
+   * or makes required (`opt.flip = True`; "*" for `setattr(args, ...)`, `vars(args).update(...)`), which settle
+   * them for the whole project.
    */
   ownOptions(): { defined: Map<string, OptionDefault>; setInCode: Set<string>; setForProject: Set<string> } {
     if (this.ownOptionsMemo) return this.ownOptionsMemo;
@@ -1485,12 +1485,12 @@ export class HotPaths {
       setInCode.add(name);
       if (forProject) setForProject.add(name);
     };
-    if (SETS_ANY_OPTION.test(this.env.text)) settle("*", true);
+    if (setsAnyOption(this.env.text)) settle("*", true);
     forEachNode(this.env.root, (node) => {
       if (node.type === "assignment" || node.type === "augmented_assignment") {
         const left = childByField(node, "left");
         if (left?.type !== "attribute") return;
-        settle(this.text(childByField(left, "attribute")!), this.text(childByField(left, "object")!) !== "self");
+        settle(this.text(childByField(left, "attribute")!), this.namesOptions(childByField(left, "object")!));
         return;
       }
       // `if not args.do_train and not args.do_predict: raise ValueError(...)`: the script runs with one of them set,
@@ -1537,9 +1537,9 @@ export class HotPaths {
     const text = this.env.text;
     const own = mayDefineOptions(text) ? this.ownOptions().defined : new Map<string, OptionDefault>();
     const tested = new Set<string>();
-    for (const match of text.matchAll(OPTIONS_READ)) {
-      const identifier = nodeAt(this.env.root, match.index!);
-      if (identifier.type !== "identifier" || identifier.start !== match.index) continue;
+    for (const { at } of optionReads(text)) {
+      const identifier = nodeAt(this.env.root, at);
+      if (identifier.type !== "identifier" || identifier.start !== at) continue;
       // `opt.x`, or `self.opt.x`, whose `opt` is the attribute of `self.opt`.
       const object = identifier.parent?.type === "attribute" && identifier.field === "attribute" ? identifier.parent : identifier;
       const read = object.parent?.type === "attribute" && object.field === "object" ? object.parent : undefined;

@@ -747,6 +747,18 @@ export class TensorEvidence {
     return first === lambda && iterable && !more && this.qualifiedName(childByField(call, "function")!) === "map" ? iterable : undefined;
   }
 
+  /** By name, a method only modules have that `fn` calls on it (`retinanet.eval()`): one scan of the function's text. */
+  private moduleMethodsCalled(fn: SyntaxNode): Map<string, string> {
+    let called = this.moduleMethodCalls.get(fn);
+    if (!called) {
+      called = new Map();
+      for (const match of this.text(fn).matchAll(MODULE_ONLY_METHOD_CALL)) if (!called.has(match[1])) called.set(match[1], match[2]);
+      this.moduleMethodCalls.set(fn, called);
+    }
+    return called;
+  }
+  private readonly moduleMethodCalls = new Map<SyntaxNode, Map<string, string>>();
+
   private ofParameter(binding: Binding): Evidence {
     const name = binding.name;
     if (binding.annotation) {
@@ -770,8 +782,8 @@ export class TensorEvidence {
       return evidence("batch", `the batch a training loop hands to \`${method}\``);
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
     // `def _get_detections(dataset, retinanet):` ... `retinanet.eval()`: only a module has these methods.
-    const moduleMethod = fn && new RegExp(`(?<![\\w.])${name}\\.(eval\\(\\s*\\)|(named_)?parameters\\(|load_state_dict\\()`).exec(this.text(fn));
-    if (moduleMethod) return evidence("module", `the function calls \`${name}.${moduleMethod[1].replace(/\($|\(\s*\)$/, "")}()\``);
+    const moduleMethod = fn && this.moduleMethodsCalled(fn).get(name);
+    if (moduleMethod) return evidence("module", `the function calls \`${name}.${moduleMethod}()\``);
     if (DATA_ITERABLE_NAME.test(name)) return this.loaderParameter(binding, `\`${name}\` is named like a data loader`);
     const literal = binding.defaultValue ? unparenthesized(binding.defaultValue) : undefined;
     if (literal && literal.type !== "none" && this.of(literal).kind === "scalar") return evidence("scalar", `\`${name}\` defaults to a Python value`);
@@ -1415,6 +1427,9 @@ export class TensorEvidence {
  * values, since with a GPU tensor the operation raises (but for a 0-dim tensor, which a range or a tensor of a
  * sequence never is and a copied-back field rarely is).
  */
+/** `model.eval()`, `net.parameters()`, `net.named_parameters()`, `model.load_state_dict(`: a method only a module has, on a plain name. */
+const MODULE_ONLY_METHOD_CALL = /(?<![\w.])(\w+)\.(eval(?=\(\s*\))|(?:named_)?parameters(?=\()|load_state_dict(?=\())/g;
+
 /** The reasons `afterDeviceMethod` gives for a value moved to a GPU. */
 const MOVED_TO_GPU = /^moved (to the GPU )?with `\.(cuda|to|type)\(/;
 
