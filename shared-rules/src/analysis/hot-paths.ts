@@ -8,7 +8,7 @@ import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keyword
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionReads, setsAnyOption,
 } from "./names";
-import { Binding, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
+import { Binding, assignedValue, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
 import { InstanceCall, InstanceSource, isProperty, methodCallsOn } from "./instances";
 
@@ -2249,8 +2249,8 @@ export class HotPaths {
       const value = unparenthesized(side);
       if (value.type === "subscript") return /\.shape$/.test(this.text(childByField(value, "value")!));
       if (value.type === "identifier") {
-        const binding = resolveBinding(this.text(value), value.start, scopeOf(value, this.env.scopes));
-        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.countsElements(binding.value);
+        const assigned = assignedValue(value, this.env.text, this.env.scopes);
+        return !!assigned && this.countsElements(assigned);
       }
       return this.countsElements(value);
     };

@@ -2,6 +2,7 @@
  * Naming conventions of PyTorch code that the analysis treats as evidence. Each pattern is a guess about
  * code we have not read, so each one is narrow and documented here, in one place.
  */
+import { isWordCharacter } from "./scopes";
 
 /** Variables that usually hold an `nn.Module` (calling one runs a forward pass on its device). */
 export const MODULE_NAME = /^(?!_*(load|get|build|create|make|setup|prepare|instantiate|construct|convert|save|export|download|wrap|unwrap|freeze|print|count)_)(?:(model|net|network|module|backbone|encoder|decoder|denoiser|unet|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|ddp_model|raw_model|unwrapped_model|ema|ema_model|model_ema|criterion|loss_fn|loss_func|loss_function|lossfn)$|.*(_model|_net|_unet|_denoiser|_criterion|_loss_fn)$)/i;
@@ -125,7 +126,7 @@ export function optionReads(text: string): readonly OptionRead[] {
   for (const name of OPTIONS_NAMES) {
     const dotted = `${name}.`;
     for (let at = text.indexOf(dotted); at >= 0; at = text.indexOf(dotted, at + dotted.length)) {
-      if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) reads.push({ at, attribute: at + dotted.length });
+      if (at === 0 || !isWordCharacter(text.charCodeAt(at - 1))) reads.push({ at, attribute: at + dotted.length });
     }
   }
   lastOptionReads = { text, reads };
@@ -133,11 +134,9 @@ export function optionReads(text: string): readonly OptionRead[] {
 }
 let lastOptionReads: { text: string; reads: readonly OptionRead[] } = { text: "", reads: [] };
 
-function isWordCode(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
-}
-
-const WRITE_AFTER_ATTRIBUTE = /(\w+)[ \t]*(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/y;
+/** `=` or an augmented assignment (`+=`, `//=`, ...), not `==`: what makes an attribute's mention a write. */
+const ASSIGNMENT = "(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)";
+const WRITE_AFTER_ATTRIBUTE = new RegExp(`(\\w+)[ \\t]*${ASSIGNMENT}`, "y");
 
 /** The attributes of options objects that `text` writes (`opt.flip = True`, `self.args.lr *= 2`). */
 export function optionWrites(text: string): Set<string> {
@@ -164,7 +163,7 @@ export function setsAnyOption(text: string): boolean {
   return (text.includes("setattr(") || text.includes("vars(") || text.includes("__dict__")) && SETS_ANY_OPTION.test(text);
 }
 
-const OPTION_LINE = new RegExp(`^.*(?:add_argument|default\\s*=|action\\s*=|dest\\s*=|set_defaults|setattr|["']--|\\b(?:${OPTIONS_NAME.source.slice(2, -2)})\\.\\w+\\s*[-+*/|&]?=(?!=)).*$`, "gm");
+const OPTION_LINE = new RegExp(`^.*(?:add_argument|default\\s*=|action\\s*=|dest\\s*=|set_defaults|setattr|["']--|\\b(?:${OPTIONS_NAMES.join("|")})\\.\\w+\\s*[-+*/|&]?=(?!=)).*$`, "gm");
 
 /** The lines of a file that define or set its options (`add_argument(...)`, `opt.save_txt = True`): what option defaults depend on. */
 export function optionLines(text: string): string {
@@ -214,7 +213,7 @@ export interface AttributeWrite {
 
 /** The attribute writes in `text` (of `attribute` only, if given), by scanning the text: cheap enough for every keystroke. */
 export function* attributeWrites(text: string, attribute = "\\w+"): Generator<AttributeWrite> {
-  for (const match of text.matchAll(new RegExp(`\\.(${attribute})[ \\t]*(?::[^=\\n]*)?(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)`, "g"))) {
+  for (const match of text.matchAll(new RegExp(`\\.(${attribute})[ \\t]*(?::[^=\\n]*)?${ASSIGNMENT}`, "g"))) {
     const at = match.index!;
     let start = at;
     while (start > 0 && /\w/.test(text.charAt(start - 1))) start--;

@@ -512,6 +512,15 @@ function isInParameters(node: SyntaxNode, fn: SyntaxNode): boolean {
 }
 
 /** The binding of `name` visible at `offset` in `scope`, searching enclosing scopes. */
+/**
+ * The value `identifier` is bound to where it is read, when a plain assignment binds it there (`scores =
+ * torch.Tensor([])`; not `a, scores = ...`, a parameter, a loop variable or an import).
+ */
+export function assignedValue(identifier: SyntaxNode, text: string, scopes: Scopes): SyntaxNode | undefined {
+  const binding = resolveBinding(text.slice(identifier.start, identifier.end), identifier.start, scopeOf(identifier, scopes));
+  return binding?.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+}
+
 export function resolveBinding(name: string, offset: number, scope: Scope): Binding | undefined {
   for (let current: Scope | null = scope; current; current = current.parent) {
     const list = current.bindings.get(name);
@@ -552,6 +561,7 @@ export function* identifiersNamed(text: string, name: string, within: SyntaxNode
   }
 }
 
-function isWordCharacter(code: number): boolean {
+/** A character code of a Python name: ASCII letters, digits, `_`, and any non-ASCII character. */
+export function isWordCharacter(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
 }

@@ -6,7 +6,7 @@
 import { TENSOR_METHODS } from "./tensor-methods";
 import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
-import { Binding, Scope, Scopes, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
+import { Binding, Scope, Scopes, assignedValue, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
@@ -320,8 +320,8 @@ export class TensorEvidence {
     }
     if (node.type === "attribute") return /^torch\.cuda\.\w*Tensor$/.test(this.qualifiedName(node) ?? "");
     if (node.type !== "identifier") return false;
-    const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-    return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.isCudaTensorType(binding.value, depth + 1);
+    const value = assignedValue(node, this.env.text, this.env.scopes);
+    return !!value && this.isCudaTensorType(value, depth + 1);
   }
 
   /** `imgs.type(Tensor)` with a CUDA tensor type (`isCudaTensorType`): a move to the GPU. The type, if so. */
@@ -1104,8 +1104,8 @@ export class TensorEvidence {
   private madeOnHost(raw: SyntaxNode, depth = 0): boolean {
     const node = unparenthesized(raw);
     if (node.type === "identifier" && depth === 0) {
-      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-      return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && this.madeOnHost(binding.value, depth + 1);
+      const value = assignedValue(node, this.env.text, this.env.scopes);
+      return !!value && this.madeOnHost(value, depth + 1);
     }
     if (node.type !== "call" || this.env.defaultDeviceChanged) return false;
     const name = this.qualifiedName(childByField(node, "function")!) ?? "";

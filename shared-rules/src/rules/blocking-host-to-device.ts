@@ -4,7 +4,7 @@ import { MethodCall, calleeName, gpuAssumption, keyword, methodCall, nonBlocking
 import { addKeywordArgument, safeFixes } from "../fixes/edits";
 import { enclosingLoop, enclosingScope, declaredShared, identifierUses, inNestedScope, isConstantData, useKind, statementOf } from "../fixes/facts";
 import { insertLinesBefore, wholeLines } from "../fixes/indentation";
-import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { assignedValue, resolveBinding, scopeOf } from "../analysis/scopes";
 import { ITERATION_WRAPPERS, isTensorKind } from "../analysis/tensor-evidence";
 import { loopIterable } from "../analysis/hot-paths";
 import { lastName } from "../analysis/names";
@@ -105,8 +105,8 @@ export const blockingHostToDevice: Rule = {
       if (depth > 4) return false;
       if (node.type === "call") return /_like$/.test(calleeName(node, context) ?? "");
       if (node.type === "identifier") {
-        const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
-        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && likeFactory(binding.value, depth + 1);
+        const value = assignedValue(node, context.analysis.source.text, context.analysis.scopes);
+        return !!value && likeFactory(value, depth + 1);
       }
       if (node.type === "binary_operator") {
         const [left, right] = [childByField(node, "left"), childByField(node, "right")];
@@ -125,8 +125,8 @@ export const blockingHostToDevice: Rule = {
       for (let call = methodCall(node, context); call && CAST_METHOD.test(call.method); call = methodCall(node, context)) node = unparenthesized(call.receiver);
       // `final_scores = torch.Tensor([])`, then `final_scores = final_scores.cuda()` (pytorch-retinanet's detections).
       if (node.type === "identifier" && depth < 4) {
-        const binding = resolveBinding(context.text(node), node.start, scopeOf(node, context.analysis.scopes));
-        return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && !contains(binding.value, node) && isEmptyData(binding.value, depth + 1);
+        const value = assignedValue(node, context.analysis.source.text, context.analysis.scopes);
+        return !!value && !contains(value, node) && isEmptyData(value, depth + 1);
       }
       if (node.type !== "call") return false;
       // `torch.empty(0)`, `torch.zeros(0, 4)`: a size of zero elements.
