@@ -11,11 +11,13 @@
  *   changed (`callerSignature`), which is known once it has been linted again;
  * - through positions in its messages and fixes: line numbers move when the line count changes, and fixes pick
  *   names that are free in the whole file, so statements with findings are linted again when either changes;
- * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again.
+ * - through the facts drawn from the whole text (`fileFacts`): then every statement is linted again, except
+ *   when the edit restores the facts of the lint before the last change of facts (`import torch` mistyped and
+ *   corrected, an option's line edited and undone): that lint is kept aside, and the edits since are applied to it.
  * The result always equals `lintSyntaxTree` of the same tree; a property test holds it to that.
  */
 import { isStatementOf, ownString } from "./syntax";
-import type { SyntaxNode, SyntaxTree } from "./syntax";
+import type { SyntaxNode, SyntaxTree, TextChange } from "./syntax";
 import { LintOptions, LintResult, StatementLint, StatementsLint, fileFacts, lintStatements } from "./lint";
 import { Scope, functionScopesIn, moduleDefinitionsOf, moduleNamesBoundBy } from "./analysis/scopes";
 import { SourceText } from "./source-text";
@@ -47,8 +49,19 @@ interface StatementNames {
 }
 const namesByStatement = new WeakMap<SyntaxNode, StatementNames>();
 
+/** A lint kept aside when the facts of the whole text changed, with the edits made since, oldest first. */
+interface SetAside {
+  lint: Previous;
+  changes: TextChange[];
+  /** The tree of the last edit applied. */
+  syntaxId: number;
+}
+/** Past this many edits, going back to the lint set aside is not worth the offsets it would move. */
+const MAX_EDITS_SET_ASIDE = 64;
+
 export class IncrementalLinter {
   private previous: Previous | undefined;
+  private setAside: SetAside | undefined;
   /** How many statements the last lint walked, of how many (the property test reports it). */
   lastWalked = { walked: 0, statements: 0 };
 
@@ -57,7 +70,8 @@ export class IncrementalLinter {
     this.previous = undefined;
     const facts = fileFacts(text, options.filePath);
     const source = options.source?.text === text ? options.source : new SourceText(text);
-    const reuse = previous ? this.reusable(previous, text, syntax, options, facts, source.lineCount) : undefined;
+    const base = this.baseLint(previous, syntax, facts, options);
+    const reuse = base ? this.reusable(base.lint, text, syntax, options, base.changes, source.lineCount) : undefined;
     const index = reuse?.index ?? NameIndex.of(syntax.root.children, text);
     const signatures = reuse?.signatures ?? new Map<SyntaxNode, string>();
     const lintOptions: LintOptions = { ...options, source, statementsMentioning: (name) => index.mentioners.get(name), statementsBinding: (name) => index.binders.get(name) };
@@ -98,7 +112,28 @@ export class IncrementalLinter {
   }
 
   /**
-   * The lints of the statements that the edit from the previous tree cannot reach, moved to their new offsets,
+   * The lint that this one can start from, and the edits since: the previous one, or the one set aside when the
+   * whole text's facts changed, if these are its facts again. Sets the previous lint aside when the facts change.
+   */
+  private baseLint(previous: Previous | undefined, syntax: SyntaxTree, facts: string, options: LintOptions): { lint: Previous; changes: TextChange[] } | undefined {
+    const setAside = this.setAside;
+    this.setAside = undefined;
+    const derivedFrom = syntax.derivedFrom;
+    if (!previous || !derivedFrom || derivedFrom.id !== previous.syntaxId) return undefined;
+    const change = derivedFrom.change;
+    const setAsideFollows = setAside !== undefined && setAside.syntaxId === derivedFrom.id && setAside.changes.length < MAX_EDITS_SET_ASIDE;
+    if (facts === previous.facts) {
+      if (setAsideFollows) this.setAside = { ...setAside, changes: [...setAside.changes, change], syntaxId: syntax.id };
+      return { lint: previous, changes: [change] };
+    }
+    // `reusable` leaves a lint of other facts untouched, so it can be kept.
+    this.setAside = { lint: previous, changes: [change], syntaxId: syntax.id };
+    if (setAsideFollows && setAside.lint.facts === facts && sameOptions(options, setAside.lint.options)) return { lint: setAside.lint, changes: [...setAside.changes, change] };
+    return undefined;
+  }
+
+  /**
+   * The lints of the statements that the edits from the tree of `previous` cannot reach, moved to their new offsets,
    * the name index brought up to date, and the statements reached only through their definitions' names
    * (linted again; whether the edit goes on through them is known after that); undefined when everything must
    * be linted again.
@@ -108,11 +143,10 @@ export class IncrementalLinter {
     text: string,
     syntax: SyntaxTree,
     options: LintOptions,
-    facts: string,
+    changes: readonly TextChange[],
     lineCount: number,
   ): { lints: Map<SyntaxNode, StatementLint>; index: NameIndex; signatures: Map<SyntaxNode, string>; spreading: Spreading } | undefined {
-    if (!syntax.derivedFrom || syntax.derivedFrom.id !== previous.syntaxId || facts !== previous.facts || !sameOptions(options, previous.options)) return undefined;
-    const { change } = syntax.derivedFrom;
+    if (!sameOptions(options, previous.options)) return undefined;
     const statements = syntax.root.children;
     const lints = previous.statements;
     // The loops over every statement are indexed or `forEach`: they run per keystroke, often before V8 has
@@ -148,8 +182,15 @@ export class IncrementalLinter {
     for (const statement of changed) for (const name of names(statement).identifiers) after.add(name);
     const namesChanged = before.size !== after.size || someMissing(before, after);
 
-    const delta = change.newEnd - change.oldEnd;
-    const move = (offset: number): number | undefined => (offset < change.start ? offset : offset > change.oldEnd ? offset + delta : undefined);
+    const move = (offset: number): number | undefined => {
+      let moved = offset;
+      for (let i = 0; i < changes.length; i++) {
+        const change = changes[i];
+        if (moved > change.oldEnd) moved += change.newEnd - change.oldEnd;
+        else if (moved >= change.start) return undefined;
+      }
+      return moved;
+    };
     // The previous lint's map becomes this one's: kept lints stay (moved), the others go and are walked again.
     for (const statement of replaced) lints.delete(statement);
     for (const statement of reached) lints.delete(statement);

@@ -535,6 +535,31 @@ describe("IncrementalLinter", () => {
         assert.strictEqual(s.text, withCall);
         assert.deepStrictEqual(s.lint().findings, before.findings, "the first result again");
       });
+
+      it(`an edit that restores the whole text's facts starts from the lint set aside, moved through the edits made since${crlf ? " (CRLF)" : ""}`, () => {
+        const s = (session = new EditSession(file, OPTIONS_RECOMMENDED));
+        const findingsBefore = s.lint().findings.length;
+        const statements = s.linter.lastWalked.statements;
+        assert.ok(findingsBefore >= 2, "the loop's item and the forward pass's any()");
+        // `imxport torch`: the file no longer imports torch, which every statement's lint depends on.
+        s.apply({ start: 2, end: 2, inserted: "x" });
+        s.lint();
+        assert.strictEqual(s.linter.lastWalked.walked, s.linter.lastWalked.statements, "the facts changed: everything");
+        // An edit under the other facts that moves every later offset, and no line or name.
+        const size = s.text.indexOf("batch_size=32") + "batch_size=3".length;
+        s.apply({ start: size, end: size, inserted: "1" });
+        s.lint();
+        // Back to `import torch`: the import, what reads torch or the loader (device, train) and the loader are
+        // linted again; helper and Net keep their findings, moved by the edits since.
+        s.apply({ start: 2, end: 3, inserted: "" });
+        const restored = s.lint();
+        assert.strictEqual(restored.findings.length, findingsBefore);
+        assert.ok(s.linter.lastWalked.walked < statements, `walked ${s.linter.lastWalked.walked} of ${statements}`);
+        // And away again: the lint of the other facts was set aside in turn.
+        s.apply({ start: 2, end: 2, inserted: "x" });
+        s.lint();
+        assert.ok(s.linter.lastWalked.walked < statements, `walked ${s.linter.lastWalked.walked} of ${statements}`);
+      });
     }
 
     it("an edit of an option's default (`action=\"store_true\"` to `\"store_false\"`) re-lints the branches that test it in other statements", () => {

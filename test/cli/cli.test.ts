@@ -160,6 +160,25 @@ describe("synclint command line", () => {
     assert.deepStrictEqual(files, ["src/c.py"]);
   });
 
+  it("skips the copies of the code that a run saved beside its outputs, unless named", () => {
+    const dir = workspace({
+      "models/utils.py": TRAIN_LOOP,
+      "train.py": TRAIN_LOOP,
+      // Pointnet's train scripts copy the model files into each run's folder; wandb keeps the script too.
+      "log/classification/run1/utils.py": TRAIN_LOOP,
+      "wandb/run-20240101/files/code/train.py": TRAIN_LOOP,
+      // Not a copy: no file outside the run folders has its name.
+      "logs/summarize.py": TRAIN_LOOP,
+      // `experiments/` holds code of its own.
+      "experiments/train.py": TRAIN_LOOP,
+    });
+    const linted = (args: string[]) => json(synclint(["--format", "json", ...args], { cwd: dir })).map((r) => path.relative(dir, r.filePath));
+    assert.deepStrictEqual(linted(["."]), ["experiments/train.py", "logs/summarize.py", "models/utils.py", "train.py"]);
+    assert.deepStrictEqual(linted(["log/classification/run1/utils.py"]), ["log/classification/run1/utils.py"]);
+    // A run folder given as the folder to lint: its files are what was asked for.
+    assert.deepStrictEqual(linted(["log"]), ["log/classification/run1/utils.py"]);
+  });
+
   it("reports a located parse error and still the findings of the valid parts", () => {
     const broken = TRAIN_LOOP + "\ndef broken(:\n    pass\n";
     const dir = workspace({ "a.py": broken });

@@ -291,6 +291,75 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "an agent the script picks by option (`if args.policy == \"TD3\": policy = TD3(...)` / `elif ...: policy = DDPG(...)`) may be either: the methods of both run in the step loop",
+      code: py`
+        import argparse
+        import torch
+        import numpy as np
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class TD3:
+            def select_action(self, state):
+                state = torch.FloatTensor(state.reshape(1, -1)).to(device)
+                return self.actor(state).cpu().data.numpy().flatten()
+        class DDPG:
+            def select_action(self, state):
+                state = torch.FloatTensor(state.reshape(1, -1)).to(device)
+                return self.actor(state).cpu().data.numpy().flatten()
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--policy", default="TD3")
+        args = parser.parse_args()
+        if args.policy == "TD3":
+            policy = TD3()
+        elif args.policy == "DDPG":
+            policy = DDPG()
+        state = env.reset()
+        for t in range(1000000):
+            action = policy.select_action(np.array(state))
+            state, reward, done, _ = env.step(action)
+      `,
+      errors: [{ line: 7 }, { line: 11 }],
+    },
+    {
+      name: "an off-policy agent samples its replay buffer on every update (TD3's \`ReplayBuffer.sample\`, called through the agent's \`train\`)",
+      code: py`
+        import numpy as np
+        import torch
+        class ReplayBuffer:
+            def __init__(self, state_dim, device):
+                self.state = np.zeros((1000000, state_dim))
+                self.device = device
+            def sample(self, batch_size):
+                ind = np.random.randint(0, len(self.state), size=batch_size)
+                return torch.FloatTensor(self.state[ind]).to(self.device)
+      `,
+      errors: [{ line: 9, messageIncludes: ["every step"] }],
+    },
+    {
+      name: "layers of an `nn.ModuleList` called by index (`conv = self.conv_blocks[i][j]`, Pointnet++) are one forward pass, not steps: the forward stays hot for the helper it calls",
+      code: py`
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        def index_points(points, idx):
+            batch = torch.arange(points.shape[0], dtype=torch.long).to(points.device)
+            return points[batch, idx]
+        class SetAbstraction(nn.Module):
+            def __init__(self, widths):
+                super().__init__()
+                self.conv_blocks = nn.ModuleList()
+                for width in widths:
+                    self.conv_blocks.append(nn.ModuleList([nn.Conv2d(width, width, 1)]))
+            def forward(self, xyz, idx):
+                for i in range(len(self.conv_blocks)):
+                    grouped = index_points(xyz, idx)
+                    for j in range(len(self.conv_blocks[i])):
+                        conv = self.conv_blocks[i][j]
+                        grouped = F.relu(conv(grouped))
+                return grouped
+      `,
+      errors: [{ line: 5, messageIncludes: ["several times per forward pass"] }],
+    },
+    {
       name: "a name bound to a tensor with elements (`anchors = torch.Tensor(all_anchors)`, then `anchors = anchors.cuda()`) is copied every forward pass",
       code: py`
         import torch

@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionReads, setsAnyOption,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionReads, setsAnyOption,
 } from "./names";
 import { Binding, assignedValue, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -587,6 +587,10 @@ export class HotPaths {
     // `optimize_parameters()` on every batch, through a model built by a factory the analysis cannot follow.
     if (cls && (name === "optimize_parameters" || (MODEL_INPUT_METHOD.test(name) && methodOf(cls, "optimize_parameters", this.env.text))))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls \`${name}\` on every batch by convention (pix2pix/CycleGAN and BasicSR models)` };
+    // Off-policy RL (DQN, DDPG, TD3, SAC): every update samples a batch from the replay buffer, through an agent
+    // whose class the training script picks by name (`TD3.TD3(**kwargs)` or `DDPG.DDPG(...)`).
+    if (cls && name === "sample" && REPLAY_BUFFER_CLASS.test(this.text(childByField(cls, "name")!)))
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: "an off-policy agent samples a batch from its replay buffer on every update" };
     // Hugging Face's `Trainer.training_step` calls it once per step, and so does most code that defines one.
     if (name === "compute_loss")
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };

@@ -54,12 +54,34 @@ export function methodCallsOn(call: SyntaxNode, source: InstanceSource): Instanc
   if (left?.type === "identifier") {
     const name = text.slice(left.start, left.end);
     for (const node of identifiersNamed(text, name, scopeOf(call, source.scopes).node)) {
-      if (resolveBinding(name, node.start, scopeOf(node, source.scopes))?.node === assignment) callsOnInstance(node, source, found, true);
+      const reaching = resolveBinding(name, node.start, scopeOf(node, source.scopes))?.node;
+      if (reaching && (reaching === assignment || inOtherBranches(reaching, assignment))) callsOnInstance(node, source, found, true);
     }
   } else if (left?.type === "attribute") {
     callsOnSelfAttribute(left, source, found);
   }
   return found;
+}
+
+/**
+ * `if args.policy == "TD3": policy = TD3(...)` / `elif ...: policy = DDPG(...)`: two statements in different
+ * branches of one `if`, so that a name read after it may be either's (the last one is what `resolveBinding` gives).
+ */
+function inOtherBranches(a: SyntaxNode, b: SyntaxNode): boolean {
+  const branchOf = (node: SyntaxNode) => {
+    const branches: SyntaxNode[] = [];
+    for (let child = node, current = node.parent; current; child = current, current = current.parent) {
+      if (current.type === "function_definition" || current.type === "class_definition") break;
+      if (current.type === "if_statement") branches.push(child);
+    }
+    return branches;
+  };
+  const ofB = branchOf(b);
+  for (const branch of branchOf(a)) {
+    const other = ofB.find((candidate) => candidate.parent === branch.parent);
+    if (other) return other !== branch && branch.field !== "condition" && other.field !== "condition";
+  }
+  return false;
 }
 
 /** `self.v = ...` in a class: the calls made on `self.v` in that class. */

@@ -102,6 +102,8 @@ export const DICT_NAME = /(^|_)dict$/i;
 
 /** The methods that hand a batch to a model with `optimize_parameters` (pix2pix/CycleGAN, BasicSR), once per step. */
 export const MODEL_INPUT_METHOD = /^(set_input|feed_data)$/;
+/** The class of an off-policy agent's replay buffer (`ReplayBuffer`, `ReplayMemory`, `PrioritizedBuffer`). */
+export const REPLAY_BUFFER_CLASS = /Replay|Buffer|Memory/;
 
 /** Objects that hold a script's parsed options: `args = parser.parse_args()`, `opt`, `FLAGS`. */
 const OPTIONS_NAMES = ["args", "opt", "opts", "options", "flags", "FLAGS", "hparams", "cmd_args", "cli_args"];

@@ -1414,7 +1414,8 @@ export class TensorEvidence {
     if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
     // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
     if (owner.kind === "loader" && /dataset|^ds$|_ds$/i.test(this.text(value))) return evidence("batch", `an item of \`${this.text(value)}\``);
-    if (owner.kind === "module") return owner;
+    // `self.conv_blocks[i][j]` of an `nn.ModuleList`: a layer, as when iterated (`for block in self.blocks`).
+    if (owner.kind === "module") return CONTAINER_MODULE.test(owner.reason) ? elementEvidence(owner) : owner;
     // `dataloaders["train"]`, `self.dataloaders[split]` of a `dict()` filled later: one of several loaders, kept by split.
     if ((owner.kind === "unknown" || owner.kind === "container") && (group.type === "identifier" || group.type === "attribute") && LOADERS_NAME.test(lastName(this.text(group)))) return evidence("loader", `a loader of \`${this.text(group)}\``);
     return UNKNOWN;

@@ -1,7 +1,8 @@
 /**
  * Which files to lint: Python files under the given paths, skipping what `.gitignore` files and the
- * configuration's `exclude` say, version-control and virtual-environment folders, and never following
- * symlinked folders (so a symlink loop cannot trap the walk).
+ * configuration's `exclude` say, version-control and virtual-environment folders, and the copies of the code
+ * that training runs save beside their outputs, and never following symlinked folders (so a symlink loop cannot
+ * trap the walk).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -10,6 +11,12 @@ import { classLikeNames } from "../analysis/class-names";
 
 const PYTHON_FILE = /\.pyi?$/;
 const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".synclint_cache", "site-packages", "__pypackages__"]);
+
+/**
+ * Folders where training runs write their outputs, and often a copy of the code that ran: Pointnet's
+ * `log/<task>/<run>/pointnet2_utils.py`, wandb's `wandb/run-<id>/files/code/train.py`.
+ */
+const RUN_OUTPUT_FOLDER = /^(logs?|runs|outputs?|wandb|mlruns|lightning_logs|checkpoints?|ckpts?|snapshots?)$/i;
 
 export interface CollectedFiles {
   files: string[];
@@ -99,9 +106,26 @@ export function collectPythonFiles(paths: string[], maxFolders = Infinity): Coll
     }
     // A file named on the command line is linted even if ignored, as ruff and ESLint do.
     if (stat.isFile()) files.add(absolute);
-    else if (stat.isDirectory() && !walk(absolute, gitIgnoreLayersAbove(absolute), files, budget)) return { files: [...files].sort(), missing, truncated: true };
+    else if (stat.isDirectory()) {
+      const found = new Set<string>();
+      const complete = walk(absolute, gitIgnoreLayersAbove(absolute), found, budget);
+      for (const file of withoutRunSnapshots(found, absolute)) files.add(file);
+      if (!complete) return { files: [...files].sort(), missing, truncated: true };
+    }
   }
   return { files: [...files].sort(), missing };
+}
+
+/**
+ * The files found under `root` less the copies of the project's code saved with a run's outputs: a file under a
+ * run-output folder (below `root`) named like a file outside any such folder. Nothing imports or runs them, and
+ * each would repeat the findings of the file it copies.
+ */
+function withoutRunSnapshots(found: Set<string>, root: string): string[] {
+  const inRunOutput = (file: string) => path.relative(root, path.dirname(file)).split(path.sep).some((folder) => RUN_OUTPUT_FOLDER.test(folder));
+  const sourceNames = new Set<string>();
+  for (const file of found) if (!inRunOutput(file)) sourceNames.add(path.basename(file));
+  return [...found].filter((file) => !sourceNames.has(path.basename(file)) || !inRunOutput(file));
 }
 
 function gitIgnoreLayersAbove(directory: string): GitIgnoreLayer[] {
