@@ -188,6 +188,8 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
   }
 
   function report(rule: Rule, descriptor: ReportDescriptor): void {
+    // A project that never puts anything on a GPU: every sync waits for nothing.
+    if (!strict && analysis.hostOnlyProject) return;
     const site = analysis.contextOf(descriptor.node);
     if (rule.meta.hotPathOnly && !strict) {
       if (!site.hot || oncePerUse || (checksCasesOnce && site.plainLoop)) return;

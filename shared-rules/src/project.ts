@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import { agreedKinds, type ConstructedClass, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
+import { DEVICE_MENTIONED, HOST_ONLY_ENTRY, agreedKinds, type ConstructedClass, type HostOnlyProject, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
 import type { OptionDefault } from "./analysis/hot-paths";
 import { unusedClasses } from "./analysis/class-names";
 import { agreedArguments } from "./analysis/hot-paths";
@@ -122,8 +122,13 @@ export class ProjectModules {
  * file and line order); and its classes that nothing in the project uses (`unreferenced`, by file:
  * `unreferencedClassesOf`).
  */
-export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, unreferenced?: ReadonlyMap<string, readonly string[]>): Map<string, HotEntries> {
-  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption>>();
+export function hotEntriesOf(
+  linksByFile: ReadonlyMap<string, ModuleLinks>,
+  modules: ProjectModules,
+  unreferenced?: ReadonlyMap<string, readonly string[]>,
+  hostOnly = false,
+): Map<string, HotEntries> {
+  const found = new Map<string, Map<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption | HostOnlyProject>>();
   const callers = [...linksByFile.keys()].sort();
   for (const caller of callers) {
     for (const call of linksByFile.get(caller)!.calls) {
@@ -206,9 +211,24 @@ export function hotEntriesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modu
     const entries = found.get(file) ?? found.set(file, new Map()).get(file)!;
     for (const name of classes) entries.set(name, { unreferenced: true });
   }
+  if (hostOnly) for (const file of callers) (found.get(file) ?? found.set(file, new Map()).get(file)!).set(HOST_ONLY_ENTRY, { hostOnly: true });
   const result = new Map<string, HotEntries>();
   for (const [file, entries] of found) result.set(file, Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   return result;
+}
+
+/**
+ * The project never puts anything on a GPU (`HostOnlyProject`): a script runs it, and no file of it, linted
+ * (`ModuleLinks.mayUseGpu`) or not (configs, docs, launch scripts: `namedElsewhere`), mentions a device.
+ */
+function isHostOnly(linksByFile: ReadonlyMap<string, ModuleLinks>, namedElsewhere: ReadonlySet<string>): boolean {
+  if (namedElsewhere.has(DEVICE_MENTIONED)) return false;
+  let script = false;
+  for (const links of linksByFile.values()) {
+    if (links.mayUseGpu) return false;
+    script ||= !!links.script;
+  }
+  return script;
 }
 
 /**
@@ -419,7 +439,7 @@ export class ProjectHotPaths {
     const changed = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (this.namedElsewhere) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.namedElsewhere);
-      const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced);
+      const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced, !!this.namedElsewhere && isHostOnly(this.links, this.namedElsewhere));
       const requests: ProjectLintRequest[] = [];
       for (const file of this.files) {
         const entries = entriesByFile.get(file);

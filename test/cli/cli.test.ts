@@ -179,6 +179,21 @@ describe("synclint command line", () => {
     assert.deepStrictEqual(linted(["log"]), ["log/classification/run1/utils.py"]);
   });
 
+  it("reports nothing under the recommended preset in a project that never puts anything on a GPU (pytorch-a3c)", () => {
+    const optimizer = ["import torch", "", "class SharedAdam(torch.optim.Adam):", "    def step(self):", "        for group in self.param_groups:", "            for p in group['params']:", "                state = self.state[p]", "                print(state['step'].item())", ""].join("\n");
+    const main = ["import argparse", "import os", "import torch", "from optim import SharedAdam", "", "if __name__ == '__main__':", "    os.environ['CUDA_VISIBLE_DEVICES'] = \"\"", "    args = argparse.ArgumentParser().parse_args()", ""].join("\n");
+    const linted = (files: Record<string, string>, args: string[] = []) => json(synclint(["--format", "json", ...args, "."], { cwd: workspace(files) })).flatMap((r) => r.messages.map((m) => `${path.basename(r.filePath)}:${m.line}`));
+    assert.deepStrictEqual(linted({ "optim.py": optimizer, "main.py": main }), []);
+    assert.deepStrictEqual(linted({ "optim.py": optimizer, "main.py": main }, ["--all"]), ["optim.py:8"]);
+    // A file that moves something to a device, or a config or document that mentions one: the GPU may be used.
+    assert.deepStrictEqual(linted({ "optim.py": optimizer, "main.py": main, "model.py": "import torch\nnet = torch.nn.Linear(2, 2).cuda()\n" }), ["optim.py:8"]);
+    assert.deepStrictEqual(linted({ "optim.py": optimizer, "main.py": main, "config.yaml": "device: cuda\n" }), ["optim.py:8"]);
+    // A framework that places the model itself (Lightning, Hugging Face's Trainer) mentions no device.
+    assert.deepStrictEqual(linted({ "optim.py": optimizer, "main.py": main.replace("import os", "import os\nimport pytorch_lightning as pl") }), ["optim.py:8"]);
+    // No script: a library, whose users bring their own devices.
+    assert.deepStrictEqual(linted({ "optim.py": optimizer }), ["optim.py:8"]);
+  });
+
   it("reports a located parse error and still the findings of the valid parts", () => {
     const broken = TRAIN_LOOP + "\ndef broken(:\n    pass\n";
     const dir = workspace({ "a.py": broken });

@@ -11,7 +11,7 @@ import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName, mayDefineOptions, optionWrites, setsAnyOption } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName, mayDefineOptions, mentionsADevice, optionWrites, setsAnyOption } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -47,6 +47,19 @@ export interface UnreferencedClass {
 }
 
 /**
+ * Every file of a project that never puts anything on a GPU is given this entry (`HOST_ONLY_ENTRY`): a script
+ * runs it (`if __name__ == "__main__":`, argparse), and no file, config or document of the project mentions
+ * CUDA, a device, a GPU or an accelerator (pytorch-a3c trains on CPU processes sharing memory).
+ */
+export interface HostOnlyProject {
+  hostOnly: true;
+}
+/** The key of `HostOnlyProject`, never a Python name. */
+export const HOST_ONLY_ENTRY = "(host only)";
+/** Among a project's names (`namesInFiles`): some text of it that is not linted mentions a device. */
+export const DEVICE_MENTIONED = "(a device is mentioned)";
+
+/**
  * A class of the file that keeps options from its construction (`ModuleLinks.options`), and what its
  * constructions in other files pass (`ComputeLoss(model)`), each once.
  */
@@ -73,7 +86,7 @@ export interface ProjectOption {
  * the file (`all_reduce_mean`, `MetricLogger.update`), the classes no other file names, by class name, and the
  * options it tests that other files define, by `--` and destination (`--eval_oracle_wh`, never a Python name).
  */
-export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption>>;
+export type HotEntries = Readonly<Record<string, HotEntry | UnreferencedClass | LoaderFactory | ConstructedClass | ProjectOption | HostOnlyProject>>;
 
 /** A call from a hot site of this file to something it imports from the project. */
 export interface ProjectCall {
@@ -131,6 +144,14 @@ export interface ModuleLinks {
   optionsSet?: string[];
   /** The options the file tests in a branch without defining them (`if opt.eval_oracle_wh:`). */
   optionsTested?: string[];
+  /**
+   * The file may put tensors on a GPU: it mentions a device (`mentionsADevice`; not in hiding every GPU with
+   * `os.environ["CUDA_VISIBLE_DEVICES"] = ""`), changes the default one, or imports a framework that places
+   * models itself (Lightning, Hugging Face's `Trainer` and `accelerate`, DeepSpeed, ...).
+   */
+  mayUseGpu?: true;
+  /** The file runs as a script (`if __name__ == "__main__":`, `parse_args(`). */
+  script?: true;
 }
 
 /** A call of a project function that returns a loader, whose batches the calling file moves to a GPU. */
@@ -331,8 +352,24 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...(options.length > 0 ? { options } : {}),
     ...(constructions.size > 0 ? { constructions: Object.fromEntries([...constructions].map(([callee, passed]) => [callee, [...passed.values()]])) } : {}),
     ...optionLinks,
+    ...(mayUseGpu(analysis) ? { mayUseGpu: true as const } : {}),
+    ...(SCRIPT.test(text) ? { script: true as const } : {}),
   };
 }
+
+/** `os.environ["CUDA_VISIBLE_DEVICES"] = ""`: no GPU is visible to the process (pytorch-a3c's `main.py`). */
+const HIDES_GPUS = /os\.environ\[\s*["']CUDA_VISIBLE_DEVICES["']\s*\]\s*=\s*(""|'')/g;
+/** Frameworks that move models and batches to a GPU themselves, with no device in the user's code. */
+const PLACING_FRAMEWORK = /^[ \t]*(from|import)[ \t]+(transformers|pytorch_lightning|lightning|accelerate|deepspeed|mmengine|mmcv|mmdet|detectron2|fairseq|ignite|fastai|composer|ray|trl|peft|stable_baselines3|torchrl|colossalai|megatron)\b/m;
+
+function mayUseGpu(analysis: FileAnalysis): boolean {
+  const text = analysis.source.text;
+  if (analysis.defaultDeviceChanged || PLACING_FRAMEWORK.test(text)) return true;
+  return analysis.mentionsDevice && mentionsADevice(text.includes("CUDA_VISIBLE_DEVICES") ? text.replace(HIDES_GPUS, "") : text);
+}
+
+/** `if __name__ == "__main__":`, `args = parser.parse_args()`: what a script a person runs has. */
+const SCRIPT = /^if\s+__name__\s*==\s*["']__main__["']|\.parse_(known_)?args\(/m;
 
 /** What the file tells the project of argparse options: those it defines, sets and tests (`ProjectOption`). */
 function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionDefaults" | "optionsSet" | "optionsTested"> {

@@ -7,8 +7,9 @@ import { SourceText } from "../source-text";
 import { collectScopes, Scopes } from "./scopes";
 import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgument, positionalArguments, stringValue } from "./tensor-evidence";
 import { HotPaths, SiteContext } from "./hot-paths";
-import { isProjectTarget, type HotEntries } from "./cross-file";
+import { HOST_ONLY_ENTRY, isProjectTarget, type HotEntries } from "./cross-file";
 import { importedModules } from "./class-names";
+import { mentionsADevice } from "./names";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
@@ -27,6 +28,8 @@ export class FileAnalysis {
   readonly hotPaths: HotPaths;
   /** The file is PyTorch code (`importsTorch`): without evidence, a tensor-looking value may be assumed to be on a GPU. */
   readonly importsTorch: boolean;
+  /** The project never puts anything on a GPU (`HostOnlyProject`): its syncs wait for nothing. */
+  readonly hostOnlyProject: boolean;
   /** The file mentions a device or an accelerator (`.to(`, `cuda`, `device`, ...). */
   readonly mentionsDevice: boolean;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
@@ -41,6 +44,7 @@ export class FileAnalysis {
     this.classes = collectClasses(tree.root, text);
     const flags = textFlags(text);
     this.importsTorch = flags.importsTorch;
+    this.hostOnlyProject = !!options.hotEntries && Object.prototype.hasOwnProperty.call(options.hotEntries, HOST_ONLY_ENTRY);
     this.mentionsDevice = flags.mentionsDevice;
     this.defaultDeviceChanged = flags.defaultDeviceChanged;
     const environment: EvidenceEnvironment = { text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged: this.defaultDeviceChanged };
@@ -107,8 +111,7 @@ export class FileAnalysis {
 export function textFlags(text: string): TextFlags {
   // The incremental linter asks before the analysis does, of the same text.
   if (lastFlags?.text === text) return lastFlags.flags;
-  // `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`.
-  const mentionsDevice = /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text);
+  const mentionsDevice = mentionsADevice(text);
   const flags = {
     importsTorch: importsTorch(text) || trainsOnDevice(text, mentionsDevice),
     mentionsDevice,

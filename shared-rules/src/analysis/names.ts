@@ -223,3 +223,8 @@ export function* attributeWrites(text: string, attribute = "\\w+"): Generator<At
     yield { at, attribute: match[1], owner, inComment: text.slice(text.lastIndexOf("\n", at) + 1, at).includes("#") };
   }
 }
+
+/** `.cuda()`, `device`, `.to(`, a GPU or an accelerator; `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`. */
+export function mentionsADevice(text: string): boolean {
+  return /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text);
+}

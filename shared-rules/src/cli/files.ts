@@ -8,6 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import ignore, { Ignore } from "ignore";
 import { classLikeNames } from "../analysis/class-names";
+import { DEVICE_MENTIONED } from "../analysis/cross-file";
+import { mentionsADevice } from "../analysis/names";
 
 const PYTHON_FILE = /\.pyi?$/;
 const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".synclint_cache", "site-packages", "__pypackages__"]);
@@ -69,7 +71,10 @@ function projectRootAbove(directory: string): string | undefined {
   }
 }
 
-/** The class-like names in `files` (`classLikeNames`), each read if it is small enough to be a config or code. */
+/**
+ * The class-like names in `files` (`classLikeNames`), each read if it is small enough to be a config or code, and
+ * `DEVICE_MENTIONED` if one mentions a device (a config's `device: cuda`, a README's GPUs).
+ */
 export function namesInFiles(files: Iterable<string>): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
@@ -81,6 +86,7 @@ export function namesInFiles(files: Iterable<string>): Set<string> {
       continue; // unreadable: it names nothing
     }
     for (const name of classLikeNames(text)) names.add(name);
+    if (!names.has(DEVICE_MENTIONED) && mentionsADevice(text)) names.add(DEVICE_MENTIONED);
   }
   return names;
 }
