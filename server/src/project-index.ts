@@ -6,7 +6,7 @@
  * entries change are linted again in the index and reported to the server (`entriesChanged`).
  */
 import { ProjectHotPaths, parseSyntaxTree, projectLinks, readSourceFile } from "synclint-rules";
-import type { HotEntries, ModuleLinks, ProjectLintRequest, ResolvedConfig, SyntaxTree } from "synclint-rules";
+import type { HotEntries, ModuleLinks, ProjectLintRequest, ResolvedConfig, SyntaxTree, TextsOutside } from "synclint-rules";
 import { WorkerPool } from "synclint-rules/out/cli/run-parallel";
 import type { WorkerSetup } from "synclint-rules/out/cli/worker";
 import { skipReason } from "./limits";
@@ -18,10 +18,10 @@ export interface ProjectIndexHost {
   /** The workspace's Python files (absolute paths), as the CLI collects them; undefined when there are too many to index. */
   files(): string[] | undefined;
   /**
-   * The class-like names of the workspace's project texts other than `files` (configs, scripts), as the CLI
-   * reads them; undefined when the workspace is not known to be whole projects (then no class is unreferenced).
+   * What the workspace's project texts other than `files` say (configs, docs, scripts), as the CLI reads them;
+   * undefined when the workspace is not known to be whole projects (then no class is unreferenced).
    */
-  namedElsewhere?(files: readonly string[]): ReadonlySet<string> | undefined;
+  textsOutside?(files: readonly string[]): TextsOutside | undefined;
   /** An open document's text and syntax tree, if the file is open (its disk content may be older). */
   openDocument(file: string): { text: string; syntax(): SyntaxTree } | undefined;
   /** The file's configuration; undefined when it is excluded. */
@@ -76,9 +76,9 @@ export class ProjectIndex {
       this.files = new Set(files);
       const before = this.project;
       // An excluded file is not linted, and so names nothing through its links: its text is read with the configs.
-      const namedElsewhere = this.host.namedElsewhere?.(files.filter((file) => this.host.configFor(file) !== undefined));
-      const project = before ?? new ProjectHotPaths(files, namedElsewhere);
-      if (before) project.setFiles(files, namedElsewhere);
+      const outside = this.host.textsOutside?.(files.filter((file) => this.host.configFor(file) !== undefined));
+      const project = before ?? new ProjectHotPaths(files, outside);
+      if (before) project.setFiles(files, outside);
       const setup = files.length >= MIN_FILES_FOR_WORKER ? this.host.workerSetup() : undefined;
       const workers = setup ? new WorkerPool(1, setup) : undefined;
       try {

@@ -33,9 +33,10 @@ import { hoverAt } from "./hover";
 import { codeActionsFor, FIX_ALL_KIND, SHOW_DOCUMENTATION_COMMAND } from "./code-actions";
 import { negotiateEncoding, toOffset } from "./positions";
 import { skipReason } from "./limits";
-import { diskStamp, indexableFiles, lintFileOnDisk, namesOutside, skippedDiagnostic, workspaceFiles } from "./workspace";
+import { diskStamp, indexableFiles, lintFileOnDisk, skippedDiagnostic, workspaceFiles } from "./workspace";
 import { warmUp } from "./warm-up";
 import { ProjectIndex } from "./project-index";
+import { projectTextsOutside } from "synclint-rules/out/cli/files";
 import { turnTaker } from "./event-loop";
 import { IdleCollector } from "./idle-collection";
 
@@ -113,7 +114,7 @@ export class SynclintServer {
       // The worker reads the same configuration files; the settings change severities and the preset, not links.
       workerSetup: () => (this.settingsAllow() && this.folders.length > 0 ? { overrides: {}, cwd: this.folders[0], options: { linksOnly: true } } : undefined),
       files: () => this.guard(() => indexableFiles(this.folders)),
-      namedElsewhere: (files) => this.guard(() => namesOutside(this.folders, files)),
+      textsOutside: (files) => this.guard(() => projectTextsOutside(this.folders, files)),
       openDocument: (file) => {
         const document = this.openByPath().get(file);
         return document && { text: document.text, syntax: () => document.syntax };

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import { lintSource } from "synclint-rules";
 import type { HotEntries, PositionEncoding } from "synclint-rules";
-import { collectPythonFiles, namesInFiles, projectNamingFiles } from "synclint-rules/out/cli/files";
+import { collectPythonFiles } from "synclint-rules/out/cli/files";
 import { readSourceFile } from "synclint-rules/out/read-source";
 import { Diagnostic, DiagnosticSeverity } from "vscode-languageserver";
 import type { Configuration } from "./configuration";
@@ -28,14 +28,6 @@ export function indexableFiles(folders: readonly string[]): string[] | undefined
   if (folders.length === 0) return [];
   const collected = collectPythonFiles([...folders], MAX_INDEXED_FOLDERS);
   return collected.truncated ? undefined : collected.files;
-}
-
-/** The class-like names of the folders' projects' texts other than `files` (configs, scripts), as the CLI reads them. */
-export function namesOutside(folders: readonly string[], files: readonly string[]): Set<string> | undefined {
-  const naming = folders.length > 0 ? projectNamingFiles([...folders]) : undefined;
-  if (!naming) return undefined;
-  const linted = new Set(files);
-  return namesInFiles(naming.filter((file) => !linted.has(file)));
 }
 
 /** One informational diagnostic saying why a file is not analysed (1-based line and column when known). */

@@ -123,12 +123,19 @@ export class IncrementalLinter {
     const change = derivedFrom.change;
     const setAsideFollows = setAside !== undefined && setAside.syntaxId === derivedFrom.id && setAside.changes.length < MAX_EDITS_SET_ASIDE;
     if (facts === previous.facts) {
-      if (setAsideFollows) this.setAside = { ...setAside, changes: [...setAside.changes, change], syntaxId: syntax.id };
+      if (setAsideFollows) {
+        setAside.changes.push(change);
+        setAside.syntaxId = syntax.id;
+        this.setAside = setAside;
+      }
       return { lint: previous, changes: [change] };
     }
     // `reusable` leaves a lint of other facts untouched, so it can be kept.
     this.setAside = { lint: previous, changes: [change], syntaxId: syntax.id };
-    if (setAsideFollows && setAside.lint.facts === facts && sameOptions(options, setAside.lint.options)) return { lint: setAside.lint, changes: [...setAside.changes, change] };
+    if (setAsideFollows && setAside.lint.facts === facts && sameOptions(options, setAside.lint.options)) {
+      setAside.changes.push(change);
+      return { lint: setAside.lint, changes: setAside.changes };
+    }
     return undefined;
   }
 

@@ -22,5 +22,5 @@ export { ruleHoverMarkdown, ruleDocsHref, type HoverSite } from "./hover";
 export { applyEdits, applyFixes, chosenFix, parsesCleanly, noqaEdits, unifiedDiff, ensureTorchImport, bindsTorch } from "./fixes";
 export type { AppliedFix, ApplyFixesOptions, ApplyFixesResult } from "./fixes";
 export { ProjectHotPaths, ProjectModules, hotEntriesOf, lintProject } from "./project";
-export type { ProjectLintRequest } from "./project";
+export type { ProjectLintRequest, TextsOutside } from "./project";
 export type { HotEntries, HotEntry, ModuleLinks, ProjectCall } from "./analysis/cross-file";

@@ -6,7 +6,7 @@
  * followed that many files deep).
  */
 import * as path from "path";
-import { DEVICE_MENTIONED, HOST_ONLY_ENTRY, agreedKinds, type ConstructedClass, type HostOnlyProject, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
+import { HOST_ONLY_ENTRY, agreedKinds, type ConstructedClass, type HostOnlyProject, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
 import type { OptionDefault } from "./analysis/hot-paths";
 import { unusedClasses } from "./analysis/class-names";
 import { agreedArguments } from "./analysis/hot-paths";
@@ -219,10 +219,10 @@ export function hotEntriesOf(
 
 /**
  * The project never puts anything on a GPU (`HostOnlyProject`): a script runs it, and no file of it, linted
- * (`ModuleLinks.mayUseGpu`) or not (configs, docs, launch scripts: `namedElsewhere`), mentions a device.
+ * (`ModuleLinks.mayUseGpu`) or not (configs, docs, launch scripts: `TextsOutside`), mentions a device.
  */
-function isHostOnly(linksByFile: ReadonlyMap<string, ModuleLinks>, namedElsewhere: ReadonlySet<string>): boolean {
-  if (namedElsewhere.has(DEVICE_MENTIONED)) return false;
+function isHostOnly(linksByFile: ReadonlyMap<string, ModuleLinks>, outside: TextsOutside): boolean {
+  if (outside.deviceMentioned) return false;
   let script = false;
   for (const links of linksByFile.values()) {
     if (links.mayUseGpu) return false;
@@ -318,14 +318,14 @@ class ProjectImports {
 }
 
 /**
- * By file, the classes that nothing outside an unused class names, in the linted files or in `namedElsewhere`
+ * By file, the classes that nothing outside an unused class names, in the linted files or in `namedOutside`
  * (`class-names.ts`), in the modules that the project loads: those another file imports, or one of whose
  * classes another file or a config names (`target: sgm.modules.diffusionmodules.sampling.EulerSampler`). A
  * module that nothing loads is a script or a snippet: its classes may be used from outside the project.
  */
-export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Map<string, string[]> {
+export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedOutside: ReadonlySet<string>): Map<string, string[]> {
   const classesByFile = new Map<string, Readonly<Record<string, readonly string[]>>>();
-  const namesOutside: string[] = [...namedElsewhere];
+  const namesOutside: string[] = [...namedOutside];
   for (const [file, links] of linksByFile) {
     if (links.classes) classesByFile.set(file, links.classes);
     for (const name of links.names ?? []) namesOutside.push(name);
@@ -333,7 +333,7 @@ export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLin
   // With every module taken for loaded, the most classes are unused: mostly none, and no import need be resolved.
   const unused = unusedClasses(classesByFile, namesOutside);
   if (unused.size === 0) return unused;
-  const loaded = loadedModules([...unused.keys()], linksByFile, modules, namedElsewhere);
+  const loaded = loadedModules([...unused.keys()], linksByFile, modules, namedOutside);
   for (const [file, classes] of classesByFile) {
     if (loaded.has(file) || !unused.has(file)) continue;
     // The classes of a module nothing loads count as used, and so do the names in their bodies.
@@ -344,7 +344,7 @@ export function unreferencedClassesOf(linksByFile: ReadonlyMap<string, ModuleLin
 }
 
 /** Which of `files` the project loads: another file imports the module, or another file or a config names one of its classes. */
-function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedElsewhere: ReadonlySet<string>): Set<string> {
+function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string, ModuleLinks>, modules: ProjectModules, namedOutside: ReadonlySet<string>): Set<string> {
   const candidates = new Set(files);
   // Only an import that names a candidate's module by its last name can import it (`.quantize`, `sgm.models.autoencoder.X`).
   const moduleNameOf = (file: string) => {
@@ -361,7 +361,7 @@ function loadedModules(files: readonly string[], linksByFile: ReadonlyMap<string
     if (!definers || (by && linksByFile.get(by)?.classes?.[name])) return;
     for (const file of definers) if (file !== by) loaded.add(file);
   };
-  for (const name of namedElsewhere) nameLoads(name, "");
+  for (const name of namedOutside) nameLoads(name, "");
   for (const [importer, links] of linksByFile) {
     for (const target of links.importedModules ?? []) {
       if (!target.split(".").some((part) => moduleNames.has(part))) continue;
@@ -383,6 +383,17 @@ function sameNaming(a: ModuleLinks | undefined, b: ModuleLinks | undefined): boo
   return same(classes, Object.keys(b.classes ?? {})) && classes.every((name) => same(a.classes![name], b.classes![name]));
 }
 
+/**
+ * What a project's texts that are not linted say (configs, docs, launch scripts: `projectTextsOutside`); the lints
+ * of the linted files say the same of them (`ModuleLinks`).
+ */
+export interface TextsOutside {
+  /** Their class-like names (`classLikeNames`): a config's `target: src.nets.OldNet`, a launch script's `--head Head`. */
+  names: ReadonlySet<string>;
+  /** One of them mentions a device: a config's `device: cuda`, a README's GPUs. */
+  deviceMentioned: boolean;
+}
+
 export interface ProjectLintRequest {
   file: string;
   entries?: HotEntries;
@@ -390,9 +401,9 @@ export interface ProjectLintRequest {
 
 /**
  * What the project knows of its files' hot calls into each other: each file's links as last linted, and the
- * hot entries each file was last linted with. Files are absolute paths. `namedElsewhere`: the class-like names
- * of the project's texts that are not linted (configs, scripts); without it, no class is taken for unreferenced
- * (the files linted are not known to be the whole project).
+ * hot entries each file was last linted with. Files are absolute paths. `outside`: what the project's texts that
+ * are not linted say; without it, no class is taken for unreferenced and no project for host-only (the files
+ * linted are not known to be the whole project).
  */
 export class ProjectHotPaths {
   private modules: ProjectModules;
@@ -403,15 +414,15 @@ export class ProjectHotPaths {
 
   constructor(
     private files: readonly string[],
-    private namedElsewhere?: ReadonlySet<string>,
+    private outside?: TextsOutside,
   ) {
     this.modules = new ProjectModules(files);
   }
 
   /** The project's files changed (created, deleted): imports may name other files now, and configs other classes. */
-  setFiles(files: readonly string[], namedElsewhere?: ReadonlySet<string>): void {
+  setFiles(files: readonly string[], outside?: TextsOutside): void {
     this.files = files;
-    this.namedElsewhere = namedElsewhere;
+    this.outside = outside;
     this.modules = new ProjectModules(files);
     this.unreferenced = undefined;
     const kept = new Set(files);
@@ -438,8 +449,8 @@ export class ProjectHotPaths {
   async propagate<Result extends { links?: ModuleLinks }>(lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>): Promise<Set<string>> {
     const changed = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (this.namedElsewhere) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.namedElsewhere);
-      const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced, !!this.namedElsewhere && isHostOnly(this.links, this.namedElsewhere));
+      if (this.outside) this.unreferenced ??= unreferencedClassesOf(this.links, this.modules, this.outside.names);
+      const entriesByFile = hotEntriesOf(this.links, this.modules, this.unreferenced, !!this.outside && isHostOnly(this.links, this.outside));
       const requests: ProjectLintRequest[] = [];
       for (const file of this.files) {
         const entries = entriesByFile.get(file);
@@ -465,9 +476,9 @@ export class ProjectHotPaths {
 export async function lintProject<Result extends { links?: ModuleLinks }>(
   files: readonly string[],
   lint: (requests: ProjectLintRequest[]) => Promise<Map<string, Result>>,
-  namedElsewhere?: ReadonlySet<string>,
+  outside?: TextsOutside,
 ): Promise<Map<string, Result>> {
-  const project = new ProjectHotPaths(files, namedElsewhere);
+  const project = new ProjectHotPaths(files, outside);
   const results = await lint(files.map((file) => ({ file })));
   results.forEach((result, file) => project.record(file, result.links));
   await project.propagate(async (requests) => {

@@ -10,18 +10,18 @@ import * as path from "path";
 import { initParser, lintProject, lintSource, parseSyntaxTree } from "synclint-rules";
 import type { HotEntries, LintResult } from "synclint-rules";
 import { importedModules, namesOfClasses } from "synclint-rules/out/analysis/class-names";
-import { namesInFiles, projectNamingFiles } from "synclint-rules/out/cli/files";
+import { projectNamingFiles, textsOf } from "synclint-rules/out/cli/files";
 import { analyse, findNode, py } from "../helpers";
 
 const ROOT = path.resolve(path.sep, "project");
 const at = (name: string) => path.join(ROOT, ...name.split("/"));
 
-async function lintInMemory(files: Record<string, string>, namedElsewhere?: ReadonlySet<string>): Promise<(name: string) => LintResult> {
+async function lintInMemory(files: Record<string, string>, namedOutside?: ReadonlySet<string>): Promise<(name: string) => LintResult> {
   const byPath = new Map(Object.entries(files).map(([name, code]) => [at(name), code]));
   const results = await lintProject(
     [...byPath.keys()],
     async (requests) => new Map(requests.map(({ file, entries }) => [file, lintSource(byPath.get(file)!, { filePath: file, hotEntries: entries, linkModules: true })])),
-    namedElsewhere,
+    namedOutside && { names: namedOutside, deviceMentioned: false },
   );
   return (name) => results.get(at(name))!;
 }
@@ -240,7 +240,7 @@ describe("classes the project never uses", () => {
               return [file, lintSource(files[path.relative(ROOT, file).split(path.sep).join("/")], { filePath: file, hotEntries: entries, linkModules: true })];
             }),
           ),
-        new Set(),
+        { names: new Set(), deviceMentioned: false },
       );
       const entries = given.get(at("models/nets.py"));
       assert.deepStrictEqual(entries, { Head: { unreferenced: true }, OldNet: { unreferenced: true } });
@@ -267,9 +267,12 @@ describe("classes the project never uses", () => {
         fs.writeFileSync(path.join(root, "data.bin"), "NotAName");
         const files = projectNamingFiles([path.join(root, "src")])!;
         assert.deepStrictEqual(files.map((file) => path.relative(root, file).split(path.sep).join("/")), ["configs/model.yaml", "pyproject.toml", "scripts/run.sh", "scripts/train.py", "src/nets.py"]);
-        const names = namesInFiles(files.filter((file) => !file.endsWith("nets.py")));
+        const { names, deviceMentioned } = textsOf(files.filter((file) => !file.endsWith("nets.py")));
         assert.ok(names.has("OldNet") && names.has("Head") && names.has("Net"));
         assert.ok(!names.has("NotAName"));
+        assert.strictEqual(deviceMentioned, false);
+        fs.writeFileSync(path.join(root, "README.md"), "Trains in a day on 8 GPUs.\n");
+        assert.strictEqual(textsOf([...files, path.join(root, "README.md")].filter((file) => !file.endsWith("nets.py"))).deviceMentioned, true);
         const outside = fs.mkdtempSync(path.join(os.tmpdir(), "synclint-lone-"));
         fs.writeFileSync(path.join(outside, "lone.py"), NETS);
         // A file given alone, with no project root above it, is no project; a folder is its own root.

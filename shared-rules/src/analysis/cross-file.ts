@@ -56,8 +56,6 @@ export interface HostOnlyProject {
 }
 /** The key of `HostOnlyProject`, never a Python name. */
 export const HOST_ONLY_ENTRY = "(host only)";
-/** Among a project's names (`namesInFiles`): some text of it that is not linted mentions a device. */
-export const DEVICE_MENTIONED = "(a device is mentioned)";
 
 /**
  * A class of the file that keeps options from its construction (`ModuleLinks.options`), and what its

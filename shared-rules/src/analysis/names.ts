@@ -224,7 +224,7 @@ export function* attributeWrites(text: string, attribute = "\\w+"): Generator<At
   }
 }
 
-/** `.cuda()`, `device`, `.to(`, a GPU or an accelerator; `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`. */
+/** `.cuda()`, `device`, `.to(`, a GPU (or GPUs) or an accelerator; `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`. */
 export function mentionsADevice(text: string): boolean {
-  return /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpu\b/i.test(text);
+  return /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpus?\b/i.test(text);
 }

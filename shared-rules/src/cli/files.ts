@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import ignore, { Ignore } from "ignore";
 import { classLikeNames } from "../analysis/class-names";
-import { DEVICE_MENTIONED } from "../analysis/cross-file";
 import { mentionsADevice } from "../analysis/names";
+import type { TextsOutside } from "../project";
 
 const PYTHON_FILE = /\.pyi?$/;
 const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".synclint_cache", "site-packages", "__pypackages__"]);
@@ -72,23 +72,32 @@ function projectRootAbove(directory: string): string | undefined {
 }
 
 /**
- * The class-like names in `files` (`classLikeNames`), each read if it is small enough to be a config or code, and
- * `DEVICE_MENTIONED` if one mentions a device (a config's `device: cuda`, a README's GPUs).
+ * What the projects of `paths` say in their texts other than the `linted` files (`projectNamingFiles`), whose
+ * lints say it of themselves; undefined when the paths are not known to be whole projects.
  */
-export function namesInFiles(files: Iterable<string>): Set<string> {
+export function projectTextsOutside(paths: readonly string[], linted: readonly string[]): TextsOutside | undefined {
+  const naming = paths.length > 0 ? projectNamingFiles([...paths]) : undefined;
+  if (!naming) return undefined;
+  const lintedFiles = new Set(linted);
+  return textsOf(naming.filter((file) => !lintedFiles.has(file)));
+}
+
+/** What `files` say (`TextsOutside`), each read if it is small enough to be a config or code. */
+export function textsOf(files: Iterable<string>): TextsOutside {
   const names = new Set<string>();
+  let deviceMentioned = false;
   for (const file of files) {
     let text: string;
     try {
       if (fs.statSync(file).size > MAX_NAMING_FILE_BYTES) continue;
       text = fs.readFileSync(file, "latin1");
     } catch {
-      continue; // unreadable: it names nothing
+      continue; // unreadable: it says nothing
     }
     for (const name of classLikeNames(text)) names.add(name);
-    if (!names.has(DEVICE_MENTIONED) && mentionsADevice(text)) names.add(DEVICE_MENTIONED);
+    deviceMentioned ||= mentionsADevice(text);
   }
-  return names;
+  return { names, deviceMentioned };
 }
 
 interface GitIgnoreLayer {

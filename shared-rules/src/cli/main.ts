@@ -5,7 +5,7 @@ import { ConfigError, ConfigResolver, CommandLineOverrides, isExcluded, resolveS
 import { initParser } from "../parser";
 import { rules, findRule } from "../rules";
 import { ruleDocumentation } from "../docs";
-import { collectPythonFiles, namesInFiles, projectNamingFiles } from "./files";
+import { collectPythonFiles, projectTextsOutside } from "./files";
 import { lintFileText, FileResult } from "./lint-file";
 import { lintFiles, projectHotEntries } from "./run-parallel";
 import type { WorkerSetup } from "./worker";
@@ -203,7 +203,7 @@ async function run(argv: string[], streams: Streams): Promise<number> {
     results = await lintFiles(included, {
       setup,
       jobs,
-      namedElsewhere: namedOutside(paths, included),
+      outside: projectTextsOutside(paths, included),
       cache: values.cache || values["cache-location"] ? new ResultCache(path.resolve(values["cache-location"] ?? ".synclint_cache")) : undefined,
       onProgress: showProgress ? (done, total) => streams.stderr(`\rsynclint: ${done}/${total} files`) : undefined,
     });
@@ -220,14 +220,6 @@ async function run(argv: string[], streams: Streams): Promise<number> {
   const warnings = messages.length - errors;
   if (maxWarnings !== undefined) return errors > 0 || warnings > maxWarnings ? 1 : 0;
   return messages.length > 0 ? 1 : 0;
-}
-
-/** The class-like names of the projects' texts other than the files linted (whose lints list their own names). */
-function namedOutside(paths: string[], linted: string[]): Set<string> | undefined {
-  const naming = projectNamingFiles(paths);
-  if (!naming) return undefined;
-  const lintedFiles = new Set(linted);
-  return namesInFiles(naming.filter((file) => !lintedFiles.has(file)));
 }
 
 interface FixRun {
@@ -272,7 +264,7 @@ async function runFixes(run: FixRun, streams: Streams): Promise<number> {
   if (missing.length > 0 && files.length === 0) return 2;
   const included = files.filter((file) => !isExcluded(file, run.resolver.forFile(file)));
   // Fixed with what the project says of them, as `synclint` reports them: a function another file calls from a hot path is hot.
-  const hotEntries = await projectHotEntries(included, { setup: run.setup, jobs: run.jobs, namedElsewhere: namedOutside(paths, included) });
+  const hotEntries = await projectHotEntries(included, { setup: run.setup, jobs: run.jobs, outside: projectTextsOutside(paths, included) });
   const results: FileResult[] = [];
   let changedFiles = 0;
   let appliedFixes = 0;

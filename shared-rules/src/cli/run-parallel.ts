@@ -8,7 +8,7 @@ import { initParser } from "../parser";
 import { lintFile, FileResult, LintFileOptions } from "./lint-file";
 import type { WorkerReply, WorkerSetup } from "./worker";
 import { ResultCache } from "./cache";
-import { lintProject, ProjectLintRequest } from "../project";
+import { lintProject, ProjectLintRequest, type TextsOutside } from "../project";
 import type { HotEntries } from "../analysis/cross-file";
 
 /** Below this many files, starting workers costs more than it saves. */
@@ -20,8 +20,8 @@ export interface RunOptions {
   jobs?: number;
   onProgress?: (done: number, total: number) => void;
   cache?: ResultCache;
-  /** The class-like names of the project's texts that are not linted (`projectNamingFiles`); undefined: the files are not known to be a whole project. */
-  namedElsewhere?: ReadonlySet<string>;
+  /** What the project's texts that are not linted say (`projectTextsOutside`); undefined: the files are not known to be a whole project. */
+  outside?: TextsOutside;
 }
 
 type Progress = (done: number, total: number) => void;
@@ -39,7 +39,7 @@ export async function lintFiles(files: string[], options: RunOptions): Promise<F
       // Later rounds re-lint a few files; the progress line has said what matters.
       progress = undefined;
       return new Map(linted.map((result) => [result.filePath, result]));
-    }, options.namedElsewhere);
+    }, options.outside);
     return files.flatMap((file) => {
       const result = results.get(file);
       if (!result) return [];
@@ -64,7 +64,7 @@ export async function projectHotEntries(files: string[], options: RunOptions): P
       }
       const linted = await linter.lint(requests);
       return new Map(linted.map((result) => [result.filePath, result]));
-    }, options.namedElsewhere);
+    }, options.outside);
   } finally {
     linter.close();
   }
