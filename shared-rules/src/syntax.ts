@@ -778,6 +778,11 @@ export function enclosingClassOf(node: SyntaxNode): SyntaxNode | undefined {
   return current?.type === "class_definition" ? current : undefined;
 }
 
+/** The name a parameter binds: `x`, `x: T`, `x=1`, `*args`, `**kwargs`. */
+export function parameterName(parameter: SyntaxNode): SyntaxNode | undefined {
+  return parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier"));
+}
+
 /** The `return` statements of `fn` itself, not of the functions, lambdas and classes it defines. */
 export function returnStatementsOf(fn: SyntaxNode): SyntaxNode[] {
   const returns: SyntaxNode[] = [];

@@ -1051,6 +1051,28 @@ describe("cross-file hot paths", () => {
         assert.match(analysis.hotPaths.neverRunsByDefault(print)!, /depends on the option `--eval_oracle_wh`, which defaults to `False` \(`\.\.\/opts\.py` line 5\)/);
       });
 
+      it("read through `getattr(opt, \"name\", default)`, or kept in a name that a branch tests (`use = getattr(opt, ...) and opt.distributed`, then `if use:`)", async () => {
+        const trainer = py`
+          import torch
+          def train(opt, model, loader):
+              use_oracle = getattr(opt, "eval_oracle_wh", False) and opt.distributed
+              for batch in loader:
+                  output = model(batch["input"].cuda(non_blocking=True))
+                  if use_oracle:
+                      print(output.detach().cpu().numpy())
+                  if getattr(opt, "mse_loss", False):
+                      print(output.sum().item())
+                  loss = output.mean()
+                  loss.backward()
+        `;
+        assert.deepStrictEqual(linksOf(trainer, "trains/trainer.py").optionsTested, ["distributed", "eval_oracle_wh", "mse_loss"]);
+        const result = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": trainer });
+        // `--mse_loss` is set in code: its branch stays.
+        assert.deepStrictEqual(lines(result("trains/trainer.py")), [9]);
+        const aliasOr = await lintInMemory({ "main.py": MAIN, "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": trainer.replace("False) and opt.distributed", "False) or opt.distributed") });
+        assert.deepStrictEqual(lines(aliasOr("trains/trainer.py")), [7, 9], "`or` another option: the name may hold");
+      });
+
       it("found through an import that resolves only at run time (`import _init_paths`, then `from opts import opts` of `lib/`)", async () => {
         const main = MAIN.replace("import torch\n", "import torch\nimport _init_paths\n");
         const result = await lintInMemory({ "tools/main.py": main, "tools/_init_paths.py": "import sys\nsys.path.insert(0, LIB)\n", "lib/opts.py": OPTS, "lib/trains/__init__.py": "", "lib/trains/trainer.py": TRAINER });

@@ -949,6 +949,52 @@ describe("FileAnalysis", () => {
   });
 
   describe("tensor evidence", () => {
+    it("a name tested with `isinstance(name, torch.Tensor)` is a tensor where the test holds, whatever its name says (`def scalar(data)` of `import torch as t`), unless it is bound again after the test", () => {
+      const a = analyse(py`
+        import numpy as np
+        import torch as t
+        def scalar(data):
+            if isinstance(data, np.ndarray):
+                return data.reshape(1)[0]
+            if isinstance(data, t.Tensor):
+                return data.item()
+            return data
+        def rebound(data):
+            if isinstance(data, t.Tensor):
+                data = data.tolist()
+                return len(data)
+      `);
+      assert.strictEqual(kindOfName(a, "data", "def scalar(data):\n    if isinstance(data, np.ndarray):\n        return data.reshape(1)[0]\n    if isinstance(data, t.Tensor):"), "tensor");
+      assert.strictEqual(kindOfName(a, "data", "return data.item()"), "loader", "past the test, the name decides");
+      assert.notStrictEqual(kindOfName(a, "data", "return len("), "tensor");
+    });
+
+    it("a call of a function of the file that returns one of its parameters is what the call passes for it (`layer_init(nn.Linear(...), std=0.01)`)", () => {
+      const a = analyse(py`
+        import torch
+        import torch.nn as nn
+        def layer_init(layer, std=1.0, bias_const=0.0):
+            torch.nn.init.orthogonal_(layer.weight, std)
+            return layer
+        def wrap(layer):
+            layer = nn.Sequential(layer)
+            return layer
+        class Agent(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.actor = layer_init(nn.Linear(512, 6), std=0.01)
+                self.critic = layer_init(layer=nn.Linear(512, 1))
+            def forward(self, x):
+                logits = self.actor(x)
+                value = self.critic(x)
+                return logits, value
+      `);
+      assert.strictEqual(kindAt(a, "layer_init(nn.Linear(512, 6), std=0.01)"), "module");
+      assert.strictEqual(kindAt(a, "layer_init(layer=nn.Linear(512, 1))"), "module");
+      assert.strictEqual(kindOfName(a, "logits", "return "), "gpu");
+      assert.strictEqual(kindOfName(a, "value", "return logits, "), "gpu");
+    });
+
     it("loader batches are host batches; moved batches are on the GPU", () => {
       const a = analyse(py`
         import torch

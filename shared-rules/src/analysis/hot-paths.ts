@@ -3,10 +3,10 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionReads, setsAnyOption,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionGetattrReads, optionReads, setsAnyOption,
 } from "./names";
 import { Binding, assignedValue, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -1438,22 +1438,29 @@ export class HotPaths {
    * `and` may fail it.
    */
   private optionDefaultBranch(raw: SyntaxNode, taken: boolean): string | undefined {
+    const option = this.optionFailingTest(raw, taken);
+    return option && `it never runs with the default options: the test at line ${this.line(raw)} depends on ${this.optionDescription(option)}`;
+  }
+
+  /** The option whose default decides that `raw`, as a condition, is not `taken` (`optionDefaultBranch`). */
+  private optionFailingTest(raw: SyntaxNode, taken: boolean): OptionDefault | undefined {
     const node = unparenthesized(raw);
     if (node.type === "boolean_operator") {
       if (node.tokens[0] !== (taken ? "and" : "or")) return undefined;
       const [left, right] = [childByField(node, "left"), childByField(node, "right")];
-      return (left && this.optionDefaultBranch(left, taken)) ?? (right ? this.optionDefaultBranch(right, taken) : undefined);
+      return (left && this.optionFailingTest(left, taken)) ?? (right ? this.optionFailingTest(right, taken) : undefined);
     }
-    const test = this.parameterTest(node, (operand) => {
-      const object = operand.type === "attribute" ? childByField(operand, "object") : undefined;
-      return object && this.namesOptions(object) ? this.text(childByField(operand, "attribute")!) : undefined;
-    });
+    const test = this.parameterTest(node, (operand) => this.optionRead(operand));
     const option = test && this.optionDefaults().get(test.name);
     if (!test || !option || nameTestHolds(test, option.value) === taken) return undefined;
     // `if args.dataset == "chairs":` of an option without a default: which value to run with is the user's choice.
     if (option.implicit && (test.kind === "equals" || test.kind === "not-equals")) return undefined;
+    return option;
+  }
+
+  private optionDescription(option: OptionDefault): string {
     const definedAt = option.file ? `\`${option.file}\` line ${option.line}` : `line ${option.line}`;
-    return `it never runs with the default options: the test at line ${this.line(raw)} depends on the option \`${option.flag}\`, which defaults to \`${option.value}\` (${definedAt}) and is not set in code`;
+    return `the option \`${option.flag}\`, which defaults to \`${option.value}\` (${definedAt}) and is not set in code`;
   }
 
   /**
@@ -1551,14 +1558,22 @@ export class HotPaths {
       const name = this.text(childByField(read, "attribute")!);
       if (!own.has(name) && this.inBranchCondition(read)) tested.add(name);
     }
+    for (const { at, option } of optionGetattrReads(text)) {
+      const call = nodeAt(this.env.root, at).parent;
+      if (call?.type === "call" && this.optionRead(call) === option && !own.has(option) && this.inBranchCondition(call)) tested.add(option);
+    }
     return [...tested].sort();
   }
 
-  /** `node` is part of the condition of an `if`/`elif` (through `and`, `or`, `not`, comparisons, parentheses). */
+  /**
+   * `node` is part of the condition of an `if`/`elif` (through `and`, `or`, `not`, comparisons, parentheses), or
+   * of a condition kept in a name (`use_fsdp = args.fsdp and args.distributed`, tested later: `localSettingBranch`).
+   */
   private inBranchCondition(node: SyntaxNode): boolean {
     let child = node;
     for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
       if ((parent.type === "if_statement" || parent.type === "elif_clause") && child.field === "condition") return true;
+      if (parent.type === "assignment" && child.field === "right" && childByField(parent, "left")?.type === "identifier") return child !== node;
       if (!CONDITION_PART.has(parent.type)) return false;
     }
     return false;
@@ -1585,6 +1600,17 @@ export class HotPaths {
         options.set(this.text(name), { flag: this.text(name), value: this.text(unparenthesized(value)), line: this.line(statement), implicit: false });
       }
     }
+  }
+
+  /** The option `node` reads: `opt.save_txt`, `self.args.fsdp`, `getattr(args, "fsdp", False)`. */
+  private optionRead(node: SyntaxNode): string | undefined {
+    if (node.type === "attribute") {
+      const object = childByField(node, "object");
+      return object && this.namesOptions(object) ? this.text(childByField(node, "attribute")!) : undefined;
+    }
+    if (node.type !== "call" || this.text(childByField(node, "function")!) !== "getattr") return undefined;
+    const [object, name] = positionalArguments(node);
+    return object && name?.type === "string" && this.namesOptions(object) ? /^["'](\w+)["']$/.exec(this.text(name))?.[1] : undefined;
   }
 
   /** `args`, `opt`, or the same kept on the object (`self.args`, `self.opt`: a fairseq task's options). */
@@ -1647,6 +1673,12 @@ export class HotPaths {
     // `dump_dir = os.environ.get("HF_BACKEND_LOGIT_DUMP")`: a debugging switch, unset unless someone sets it.
     const literal = LITERAL_TYPES.has(unparenthesized(binding.value).type);
     const value = this.settingDefault(binding.value);
+    // `use_fsdp = getattr(args, "fsdp", False) and args.distributed`, then `if use_fsdp:`: the test of an option kept in a name.
+    const needsTruth = (test.kind === "truthy" && taken) || (test.kind === "falsy" && !taken);
+    if (value === undefined && needsTruth) {
+      const option = this.optionFailingTest(binding.value, true);
+      return option && `it never runs with the default options: the test at line ${this.line(condition)} depends on \`${test.name}\`, set at line ${this.line(binding.node)} by a test of ${this.optionDescription(option)}`;
+    }
     if (value === undefined) return undefined;
     // A nested function may rebind it (`nonlocal do_test`).
     if (new RegExp(`\\bnonlocal\\b[^\\n]*\\b${test.name}\\b`).test(this.text(fn!))) return undefined;
@@ -2898,11 +2930,6 @@ function branchOf(ancestor: SyntaxNode, child: SyntaxNode): Branch | undefined {
   if (ancestor.type !== "else_clause" || statement?.type !== "if_statement" || statement.children.some((c) => c.type === "elif_clause")) return undefined;
   const condition = childByField(statement, "condition");
   return condition && { condition, taken: false };
-}
-
-/** The name a parameter binds: `x`, `x: T`, `x=1`, `*args`, `**kwargs`. */
-function parameterName(parameter: SyntaxNode): SyntaxNode | undefined {
-  return parameter.type === "identifier" ? parameter : (childByField(parameter, "name") ?? parameter.children.find((c) => c.type === "identifier"));
 }
 
 function isTruthyLiteral(literal: string): boolean {

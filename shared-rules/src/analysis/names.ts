@@ -136,6 +136,15 @@ export function optionReads(text: string): readonly OptionRead[] {
 }
 let lastOptionReads: { text: string; reads: readonly OptionRead[] } = { text: "", reads: [] };
 
+/** `getattr(args, "fsdp", False)`: a read of an option that some runs' options lack; group 1 is the option. */
+const GETATTR_OPTION = new RegExp(`\\bgetattr\\(\\s*(?:self\\.)?(?:${OPTIONS_NAMES.join("|")})\\s*,\\s*["'](\\w+)["']`, "g");
+
+/** The reads of options through `getattr` in `text`: where each call starts, and the option it reads. */
+export function optionGetattrReads(text: string): Array<{ at: number; option: string }> {
+  if (!text.includes("getattr(")) return [];
+  return [...text.matchAll(GETATTR_OPTION)].map((match) => ({ at: match.index!, option: match[1] }));
+}
+
 /** `=` or an augmented assignment (`+=`, `//=`, ...), not `==`: what makes an attribute's mention a write. */
 const ASSIGNMENT = "(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)";
 const WRITE_AFTER_ATTRIBUTE = new RegExp(`(\\w+)[ \\t]*${ASSIGNMENT}`, "y");

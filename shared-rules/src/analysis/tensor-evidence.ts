@@ -4,7 +4,7 @@
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
 import { TENSOR_METHODS } from "./tensor-methods";
-import { SyntaxNode, childByField, childrenByField, contains, ownString, returnStatementsOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, contains, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, assignedValue, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
@@ -377,14 +377,13 @@ export class TensorEvidence {
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
     }
+    // `avg.item() if isinstance(avg, torch.Tensor) else avg`, `def scalar(data): if isinstance(data, t.Tensor): return
+    // data.item()`: a tensor there, whatever the binding or the name says, if the test follows the binding.
+    const tested = this.testHolding(node, (condition) => condition.start > binding.node.start && this.testsTensor(condition, name));
+    if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
     const known = this.ofBinding(binding);
-    // `avg.item() if isinstance(avg, torch.Tensor) else avg`: a tensor there, whatever the binding says.
-    if (known.kind === "unknown") {
-      const tested = this.testHolding(node, (condition) => this.testsTensor(condition, name));
-      if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
-      // `answer_list = loader.dataset.answer_list`: what it holds is not known, its name says it is a list.
-      if (LIST_NAME.test(name)) return evidence("container", `\`${name}\` is named like a list`);
-    }
+    // `answer_list = loader.dataset.answer_list`: what it holds is not known, its name says it is a list.
+    if (known.kind === "unknown" && LIST_NAME.test(name)) return evidence("container", `\`${name}\` is named like a list`);
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
     // was; unless the branch converts a value of another type (`if isinstance(x, np.ndarray): x = torch.from_numpy(x)`).
     if (known.kind === "cpu" && binding.kind === "assign") {
@@ -1037,8 +1036,34 @@ export class TensorEvidence {
       // An instance of a plain class of this file, whatever its name (`Encoder()` of a tokenizer).
       return info?.isModule ? evidence("module", `an instance of \`${info.name}\``) : evidence("unknown", `an instance of \`${this.text(fn)}\``);
     }
-    if (binding.kind === "function") return this.returnEvidence(binding.value);
+    if (binding.kind === "function") {
+      const given = fn.parent?.type === "call" ? this.argumentReturned(binding.value, fn.parent) : undefined;
+      return given ? this.of(given) : this.returnEvidence(binding.value);
+    }
     return undefined;
+  }
+
+  /**
+   * What `call` passes for the parameter that `fn` returns on every path: `layer_init(nn.Linear(512, n), std=0.01)` of
+   * `def layer_init(layer, std, bias_const): ...; return layer` is the `nn.Linear`.
+   */
+  private argumentReturned(fn: SyntaxNode, call: SyntaxNode): SyntaxNode | undefined {
+    const returns = returnStatementsOf(fn);
+    const returned = returns[0]?.children[0];
+    if (returned?.type !== "identifier" || !returns.every((statement) => statement.children[0] && this.text(statement.children[0]) === this.text(returned))) return undefined;
+    const name = this.text(returned);
+    const parameters = childByField(fn, "parameters")?.children ?? [];
+    const index = parameters.findIndex((parameter) => {
+      const named = parameterName(parameter);
+      return !!named && this.text(named) === name;
+    });
+    // Rebound in the body (`layer = nn.Sequential(layer, ...)`): not what the call passed.
+    if (index < 0 || resolveBinding(name, returned.start, scopeOf(returned, this.env.scopes))?.kind !== "parameter") return undefined;
+    const passed = childByField(call, "arguments")?.children ?? [];
+    const keyword = passed.find((argument) => argument.type === "keyword_argument" && this.text(childByField(argument, "name")!) === name);
+    if (keyword) return childByField(keyword, "value") ?? undefined;
+    const positional = passed[index];
+    return positional && positional.type !== "keyword_argument" && positional.type !== "list_splat" && positional.type !== "dictionary_splat" && passed.slice(0, index).every((argument) => argument.type !== "list_splat") ? positional : undefined;
   }
 
   /**
@@ -1069,7 +1094,7 @@ export class TensorEvidence {
     const node = unparenthesized(raw);
     if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.some((part) => this.testsTensor(part, name));
     const tested = this.isinstanceType(node, name);
-    return !!tested && /^(torch\.)?Tensor$/.test(this.text(unparenthesized(tested)));
+    return !!tested && (/^(torch\.)?Tensor$/.test(this.text(unparenthesized(tested))) || this.qualifiedName(unparenthesized(tested)) === "torch.Tensor");
   }
 
   /** The type `node` tests `name` against when it is `isinstance(name, type)`. */
