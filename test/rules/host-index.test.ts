@@ -167,6 +167,32 @@ ruleTester.run("host-index", {
       errors: [{ line: 11, column: 27, messageIncludes: "with `mb_inds`, a NumPy array, which is copied to the GPU with a blocking copy first" }],
     },
     {
+      name: "minibatch indices that an index array picks of a NumPy array, flattened (recurrent PPO: whole environments per minibatch)",
+      code: py`
+        import numpy as np
+        import torch
+        device = torch.device("cuda")
+        obs = torch.zeros((128, 4, 8)).to(device)
+        state = torch.zeros((1, 4, 16)).to(device)
+        envinds = np.arange(4)
+        flatinds = np.arange(512).reshape(128, 4)
+        for update in range(num_updates):
+            b_obs = obs.reshape((-1, 8))
+            np.random.shuffle(envinds)
+            for start in range(0, 4, 2):
+                mbenvinds = envinds[start:start + 2]
+                mb_inds = flatinds[:, mbenvinds].ravel()
+                first = flatinds[0, 1]
+                loss = agent.loss(b_obs[mb_inds], state[:, mbenvinds], b_obs[first])
+                loss.backward()
+                optimizer.step()
+      `,
+      errors: [
+        { line: 15, column: 27, messageIncludes: "with `mb_inds`, a NumPy array" },
+        { line: 15, column: 43, messageIncludes: "with `mbenvinds`, a NumPy array" },
+      ],
+    },
+    {
       name: "`torch.arange(n)` without `device=`, a list of integers and a `range` in an index",
       code: py`
         import torch

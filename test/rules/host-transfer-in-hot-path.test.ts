@@ -356,6 +356,22 @@ ruleTester.run("host-transfer-in-hot-path", {
       errors: [{ line: 5, column: 20, endColumn: 29 }],
     },
     {
+      name: "`.type(torch.FloatTensor)`, a legacy CPU type, of a GPU tensor (then copied back: the `.to(device)` is a copy from the host); not `.type(torch.cuda.FloatTensor)` or a dtype",
+      code: py`
+        import torch
+        def update(loader, model, device, proportion):
+            for batch in loader:
+                out = model(batch.to(device, non_blocking=True))
+                mask = torch.rand(len(out), device=device)
+                mask = (mask < proportion).type(torch.FloatTensor).to(device)
+                same = (out > 0).type(torch.cuda.FloatTensor)
+                half = out.type(torch.float16)
+                loss = (out * mask * same * half).mean()
+                loss.backward()
+      `,
+      errors: [{ line: 6, column: 36, endColumn: 59, messageIncludes: "copies a GPU tensor to host memory" }],
+    },
+    {
       name: "`.to(device=\"cpu\")`",
       code: py`
         import torch

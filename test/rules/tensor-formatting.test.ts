@@ -4,6 +4,22 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("tensor-formatting", {
   valid: [
     {
+      name: "a warning printed only when a tensor's least or greatest value is out of range (HiFi-GAN's `mel_spectrogram`): the test waits every step, its branch is an error path",
+      code: py`
+        import torch
+        def mel(y):
+            if torch.min(y) < -1.:
+                print("min value is ", torch.min(y))
+            if y.max() > 1:
+                print("max value is ", y.max())
+            return torch.stft(y, 1024)
+        def train(loader, model):
+            for x in loader:
+                spec = mel(model(x.cuda(non_blocking=True)))
+                spec.mean().backward()
+      `,
+    },
+    {
       name: "an input of `forward` named like a string (`split`, `stage`) prefixes logged keys: it is no tensor",
       code: py`
         import torch.nn as nn
@@ -126,6 +142,20 @@ ruleTester.run("tensor-formatting", {
     },
   ],
   invalid: [
+    {
+      name: "a branch on a tensor's range that does more than warn runs on some steps' data",
+      code: py`
+        import torch
+        def train(loader, model):
+            for x in loader:
+                y = model(x.cuda(non_blocking=True))
+                if y.max() > 1:
+                    print("max value is ", y.max())
+                    y = y / y.max()
+                y.mean().backward()
+      `,
+      errors: [{ line: 6, messageIncludes: "`y.max()`" }],
+    },
     {
       name: "the norm `clip_grad_norm_` returns is a tensor on the parameters' device",
       code: py`

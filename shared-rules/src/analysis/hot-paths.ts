@@ -1228,6 +1228,8 @@ export class HotPaths {
     if (branch.taken && this.emptinessTest(branch.condition)) return `it runs only when a tensor is empty or nothing is selected (the test at line ${this.line(branch.condition)}), not on a step's data`;
     // `if np.isnan(loss.item()): wandb.alert(...)`: the test runs every step, its branch only once training diverged.
     if (branch.taken && this.nonFiniteTest(branch.condition)) return `it runs only when a value is NaN or infinite (the test at line ${this.line(branch.condition)}): an error path, not a step's`;
+    // `if torch.min(y) < -1.: print("min value is ", torch.min(y))` (HiFi-GAN's `mel_spectrogram`): a warning of values out of range.
+    if (branch.taken && this.rangeTest(branch.condition) && this.onlyReports(child)) return `it runs only when a value is out of its range (the test at line ${this.line(branch.condition)}), to warn of it: an error path, not a step's`;
     return undefined;
   }
 
@@ -2276,6 +2278,30 @@ export class HotPaths {
       return !!argument && checks(argument, /^isfinite$/);
     }
     return checks(node, /^(isnan|isinf)$/);
+  }
+
+  /** `torch.min(y) < -1.`, `y.max() > 1`: the least or greatest value of a tensor against a number. */
+  private rangeTest(raw: SyntaxNode): boolean {
+    const node = unparenthesized(raw);
+    if (node.type !== "comparison_operator" || node.children.length !== 2 || !/^[<>]=?$/.test(node.tokens[0] ?? "")) return false;
+    const [left, right] = node.children.map(unparenthesized);
+    const extreme = (operand: SyntaxNode): boolean => {
+      const callee = operand.type === "call" ? childByField(operand, "function") : undefined;
+      return !!callee && /^(torch\.)?(min|max|amin|amax)$|\.(min|max|amin|amax)$/.test(this.text(callee));
+    };
+    const number = (operand: SyntaxNode) => operand.type === "integer" || operand.type === "float" || (operand.type === "unary_operator" && /^-?\s*[\d.]+$/.test(this.text(operand)));
+    return (extreme(left) && number(right)) || (number(left) && extreme(right));
+  }
+
+  /** The block only prints, logs, warns or raises. */
+  private onlyReports(block: SyntaxNode | undefined): boolean {
+    if (!block || block.children.length === 0) return false;
+    return block.children.every((statement) => {
+      if (statement.type === "raise_statement") return true;
+      const call = statement.type === "expression_statement" ? unparenthesized(statement.children[0]) : undefined;
+      const callee = call?.type === "call" ? childByField(call, "function") : undefined;
+      return !!callee && /^(print|warnings\.warn|(logging|logger|log|_logger|LOGGER)\.\w+)$/.test(this.text(callee));
+    });
   }
 
   /** `x.numel() == 0`, `len(x) == 0`, `x.shape[0] == 0`, `not x.numel()`, or a sum or count compared with 0 (`sum_masks == 0`). */

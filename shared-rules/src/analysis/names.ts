@@ -136,6 +136,12 @@ export function optionReads(text: string): readonly OptionRead[] {
 }
 let lastOptionReads: { text: string; reads: readonly OptionRead[] } = { text: "", reads: [] };
 
+/**
+ * A legacy tensor type of the CPU (`torch.FloatTensor`, `"torch.LongTensor"`): `t.type(torch.FloatTensor)` of a
+ * CUDA tensor copies it to host memory; `torch.cuda.FloatTensor` names a CUDA type.
+ */
+export const HOST_TENSOR_TYPE = /^["']?torch\.(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool)Tensor["']?$/;
+
 /** `getattr(args, "fsdp", False)`: a read of an option that some runs' options lack; group 1 is the option. */
 const GETATTR_OPTION = new RegExp(`\\bgetattr\\(\\s*(?:self\\.)?(?:${OPTIONS_NAMES.join("|")})\\s*,\\s*["'](\\w+)["']`, "g");
 

@@ -7,7 +7,7 @@ import { TENSOR_METHODS } from "./tensor-methods";
 import { SyntaxNode, childByField, childrenByField, contains, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, assignedValue, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
-import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
+import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HOST_TENSOR_TYPE, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
 
 export type EvidenceKind =
   /** A tensor with positive evidence of living on an accelerator (moved there, a model's output, ...). */
@@ -1248,6 +1248,11 @@ export class TensorEvidence {
     // object of unknown kind may have Python settings as attributes (`net.label_dim`).
     const whole = receiver.kind === "batch" ? { moved: true } : {};
     if (method === "cuda") return { kind: "gpu", reason: "moved to the GPU with `.cuda()`", ...whole };
+    // `mask.type(torch.FloatTensor)`: the legacy type names the CPU.
+    if (method === "type") {
+      const [type] = positionalArguments(node);
+      if (type && HOST_TENSOR_TYPE.test(this.text(type))) return evidence("cpu", `cast to \`${this.text(type)}\`, a tensor type of the CPU`);
+    }
     // `mask.type_as(query)`: cast to the other tensor's type, which names its device.
     if (method === "type_as") {
       const [other] = positionalArguments(node);

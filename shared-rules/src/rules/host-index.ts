@@ -15,7 +15,7 @@ const TORCH_FROM_DATA = /^torch\.(tensor|as_tensor|from_numpy|LongTensor|IntTens
 /** An index drawn from a data loader: collated batches are CPU tensors (unless the loader is told otherwise). */
 const LOADER_BATCH = "a batch from a data loader (a CPU tensor)";
 /** Methods that keep a tensor where it is (a dtype change, a view). */
-const SAME_DEVICE_METHOD = /^(long|int|view|reshape|flatten|squeeze|unsqueeze|contiguous|clone|detach)$/;
+const SAME_DEVICE_METHOD = /^(long|int|view|reshape|flatten|squeeze|unsqueeze|contiguous|clone|detach|ravel|astype|copy)$/;
 
 /**
  * `x[idx]` where `x` is on a GPU and `idx` is built on the host: a NumPy array, a Python list of integers, a
@@ -77,10 +77,12 @@ export const hostIndex: Rule = {
           return host && operands.every(onHost) ? host.kind : undefined;
         }
         case "subscript": {
-          // A slice of an index array is an index array: `b_inds[start:end]`, `coords[:, None]`.
+          // A slice of an index array is an index array: `b_inds[start:end]`, `coords[:, None]`; so is what an index
+          // array picks of one (`flatinds[:, mbenvinds]`), not one element (`b_inds[0]`, a number).
           const indices = node.children.filter((child) => child.field === "subscript");
           const value = childByField(node, "value");
-          return value && indices.length > 0 && indices.every((index) => index.type === "slice" || index.type === "none" || index.type === "ellipsis") ? hostIndexKind(value, depth + 1) : undefined;
+          const keepsArray = (index: SyntaxNode) => index.type === "slice" || index.type === "none" || index.type === "ellipsis" || !!hostIndexKind(index, depth + 1);
+          return value && indices.length > 0 && indices.every(keepsArray) ? hostIndexKind(value, depth + 1) : undefined;
         }
         case "call": {
           const name = calleeName(node, context) ?? "";

@@ -4,7 +4,7 @@ import { calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, meth
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
 import { safeFixes } from "../fixes/edits";
-import { TOKENIZER_NAME, lastName } from "../analysis/names";
+import { HOST_TENSOR_TYPE, TOKENIZER_NAME, lastName } from "../analysis/names";
 
 /** A metric of Hugging Face `evaluate` (or `datasets`), by its name: `metric`, `accuracy_metric`. */
 const METRIC_NAME = /(^|_)metric$/i;
@@ -16,7 +16,7 @@ export const hostTransferInHotPath: Rule = {
     code: "SYN102",
     category: "host-device transfer",
     defaultSeverity: "warning",
-    description: "`.cpu()`, `.to(\"cpu\")`, `.tolist()`, `.numpy(force=True)`, `np.array(t)` or a tokenizer's `decode`/`batch_decode` or an `evaluate` metric's `add_batch` on a GPU tensor in code that runs every step.",
+    description: "`.cpu()`, `.to(\"cpu\")`, `.type(torch.FloatTensor)` (a legacy CPU type), `.tolist()`, `.numpy(force=True)`, `np.array(t)` or a tokenizer's `decode`/`batch_decode` or an `evaluate` metric's `add_batch` on a GPU tensor in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -54,7 +54,7 @@ export const hostTransferInHotPath: Rule = {
         "It is offered only when the list is created empty right before the loop and not used elsewhere in it, and the tensor is new in every " +
         "iteration; after the loop one line moves every element to the host the way the loop did (`all_preds = [t.cpu() for t in all_preds]`, " +
         "or `[e for t in all_preds for e in t.cpu().numpy()]` for `.extend`), so the list holds the same values (a later `torch.cat` gives one array).",
-      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`", "§7 a Hugging Face tokenizer's `decode` turns a tensor into a list with `to_py_obj`", "§7 an `evaluate` metric's `add_batch` casts tensors with `.detach().cpu().numpy()`"],
+      facts: ["§1 `.cpu()` / `.to('cpu')`", "§1 `.tolist()`", "§1 `.numpy()`", "§2 op table: `.cpu()`, `.tolist()`, `.numpy(force=True)`", "§7 a Hugging Face tokenizer's `decode` turns a tensor into a list with `to_py_obj`", "§7 an `evaluate` metric's `add_batch` casts tensors with `.detach().cpu().numpy()`", "§7 `t.type(torch.FloatTensor)` of a CUDA tensor copies it to host memory"],
     },
   },
   create(context) {
@@ -63,6 +63,11 @@ export const hostTransferInHotPath: Rule = {
       if (isTrueLiteral(keyword(call, "non_blocking", context))) return false;
       const target = keyword(call, "device", context) ?? positional(call)[0];
       return !!target && context.analysis.evidence.deviceOf(target) === "cpu";
+    }
+
+    function isBlockingCastToHostType(call: SyntaxNode): boolean {
+      const [type] = positional(call);
+      return !!type && HOST_TENSOR_TYPE.test(context.text(type)) && !isTrueLiteral(keyword(call, "non_blocking", context));
     }
 
     function report(node: SyntaxNode, subject: SyntaxNode, range: { start: number; end: number }, messageId: string, allowUnknown: boolean): void {
@@ -84,6 +89,8 @@ export const hostTransferInHotPath: Rule = {
         if (call) {
           if (call.method === "cpu" && positional(node).length === 0) return report(node, call.receiver, call.range, "transfer", true);
           if (call.method === "to" && isBlockingMoveToCpu(node)) return report(node, call.receiver, call.range, "transfer", true);
+          // `mask.type(torch.FloatTensor)`: the legacy CPU type moves a CUDA tensor to the host.
+          if (call.method === "type" && isBlockingCastToHostType(node)) return report(node, call.receiver, call.range, "transfer", false);
           if (call.method === "tolist") return report(node, call.receiver, call.range, "tolist", false);
           if (call.method === "numpy" && isTrueLiteral(keyword(node, "force", context))) return report(node, call.receiver, call.range, "transfer", false);
           // `tokenizer.batch_decode(generated_ids)`: Hugging Face tokenizers convert their input with `to_py_obj`.
