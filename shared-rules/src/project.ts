@@ -25,10 +25,19 @@ export interface ResolvedName {
 /** Import resolution among a fixed set of files, the way Python finds them from a script's folder or a package root. */
 export class ProjectModules {
   private readonly files: ReadonlySet<string>;
+  /** The files' folders and modules (`/p/src/nets` of `/p/src/nets.py`): only a name under one of them can be a file here. */
+  private readonly foldersAndModules = new Set<string>();
 
   /** `files`: absolute paths. */
   constructor(files: readonly string[]) {
     this.files = new Set(files);
+    for (const file of files) {
+      this.foldersAndModules.add(file.replace(/\.pyi?$/, ""));
+      for (let folder = path.dirname(file); !this.foldersAndModules.has(folder); folder = path.dirname(folder)) {
+        this.foldersAndModules.add(folder);
+        if (path.dirname(folder) === folder) break;
+      }
+    }
   }
 
   /**
@@ -77,6 +86,8 @@ export class ProjectModules {
   private resolveIn(folder: string, parts: string[]): ResolvedName | undefined {
     // The folder is absolute and normalized, the parts are names: joined by hand, which is much cheaper than `path.join`.
     const base = folder.endsWith(path.sep) ? folder : folder + path.sep;
+    // `import torch` from a folder with no `torch` in it: most imports are of packages installed elsewhere.
+    if (!this.foldersAndModules.has(base + parts[0])) return undefined;
     for (let length = parts.length; length >= 1; length--) {
       const module = base + parts.slice(0, length).join(path.sep);
       const name = parts.slice(length).join(".");

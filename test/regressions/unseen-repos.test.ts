@@ -2735,6 +2735,28 @@ describe("findings on code synclint was not tuned on", () => {
     `;
     assert.deepStrictEqual(findings(code.replace(/ {4}def fit[\s\S]*/, ""), "implicit-host-read").map((f) => f.line), [6, 6]);
     assert.deepStrictEqual(findings(code, "item-in-hot-path"), []);
+    // A plain function that takes nothing makes its own data: a gradient check run once (faster-rcnn.pytorch's `compare_grid_sample`).
+    const check = py`
+      import torch
+      def compare_grid_sample(grid=None):
+          x = torch.randn(4, 2, 5, 5).cuda().requires_grad_()
+          torch.nn.functional.grid_sample(x, grid).sum().backward()
+    `;
+    assert.deepStrictEqual(findings(check, "blocking-host-to-device").map((f) => f.line), [3]);
+    assert.deepStrictEqual(findings(check.replace("(grid=None)", "()").replace(", grid)", ", x)"), "blocking-host-to-device"), []);
+    // A closure takes nothing too, and runs every step (`optimizer.step(closure)` of L-BFGS: pytorch/examples' time_sequence_prediction).
+    const closure = py`
+      import torch
+      def fit(model, optimizer, x, y):
+          def closure():
+              optimizer.zero_grad()
+              loss = (model(x) - y).pow(2).mean()
+              print("loss:", loss.item())
+              loss.backward()
+              return loss
+          optimizer.step(closure)
+    `;
+    assert.deepStrictEqual(findings(closure, "item-in-hot-path").map((f) => f.line), [6]);
   });
 
   it("a loop in a function named for loading or converting weights (`load_pretrained_model`, and the helpers nested in it) runs once, at set-up: its per-layer copies are not reported; the same loop in another function is", () => {

@@ -4,6 +4,25 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("host-transfer-in-hot-path", {
   valid: [
     {
+      name: "an action handed to an environment's `step`, directly or through a name after an `if`/`else` (epsilon-greedy): the simulator on the host needs it now",
+      code: py`
+        import random
+        import numpy as np
+        import torch
+        def rollout(envs, agent, q_network, device, steps, epsilon):
+            obs = envs.reset()
+            for step in range(steps):
+                action = agent(torch.Tensor(obs).to(device))
+                obs, reward, done, info = envs.step(action.cpu().numpy())
+                if random.random() < epsilon:
+                    actions = np.array([envs.single_action_space.sample()])
+                else:
+                    q_values = q_network(torch.Tensor(obs).to(device))
+                    actions = torch.argmax(q_values, dim=1).cpu().numpy()
+                obs, reward, done, info = envs.step(actions)
+      `,
+    },
+    {
       name: "a branch for the few batches listed to show (\`if ret_samples_ids is not None and i in ret_samples_ids:\`) runs on those steps only (DeepLabV3Plus's \`validate\`)",
       code: py`
         import torch
@@ -203,6 +222,20 @@ ruleTester.run("host-transfer-in-hot-path", {
   ],
   invalid: [
     {
+      name: "a copy that no environment step takes (logged, or handed to another object's `step`) is reported",
+      code: py`
+        import torch
+        def rollout(envs, agent, scheduler, device, steps):
+            obs = envs.reset()
+            for step in range(steps):
+                action = agent(torch.Tensor(obs).to(device))
+                logged = action.cpu().numpy()
+                scheduler.step(action.cpu().numpy())
+                obs, reward, done, info = envs.step(action.argmax().item())
+      `,
+      errors: [{ line: 6, messageIncludes: "`action.cpu()`" }, { line: 7, messageIncludes: "`action.cpu()`" }],
+    },
+    {
       name: "a video's display loop (`cv2.waitKey(1)`) or a viewer that waits only for some images is paced by its frames: its copies to the host are per step",
       code: py`
         import cv2
@@ -223,21 +256,22 @@ ruleTester.run("host-transfer-in-hot-path", {
       errors: [{ line: 7 }, { line: 12 }],
     },
     {
-      name: "a loop that steps an environment each pass (\`while not done: ... env.step(action)\`) is a step loop, though it nests a loop of updates: the agent's action is copied back every environment step (pytorch-soft-actor-critic)",
+      name: "a loop that steps an environment each pass (\`while not done: ... env.step(action)\`) is a step loop, though it nests a loop of updates: a value copied back every environment step is reported, the action the environment takes is not (pytorch-soft-actor-critic)",
       code: py`
         import torch
-        def run(env, agent, memory, args):
+        def run(env, agent, memory, args, values):
             for episode in range(args.episodes):
                 state = env.reset()
                 done = False
                 while not done:
                     action = agent.policy(torch.as_tensor(state, device="cuda")).cpu().numpy()
+                    values.append(agent.critic(torch.as_tensor(state, device="cuda")).cpu().numpy())
                     if len(memory) > args.batch_size:
                         for i in range(args.updates_per_step):
                             agent.update_parameters(memory)
                     state, reward, done, _ = env.step(action)
       `,
-      errors: [{ line: 7, messageIncludes: ["step loop"] }],
+      errors: [{ line: 8, messageIncludes: ["step loop"] }],
     },
     {
       name: "a method tensors lack, on a model moved to the GPU and called with GPU tensors, is the model's computation: its output is on the GPU (stylegan3's `G.mapping`)",

@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionGetattrReads, optionReads, setsAnyOption,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, ENVIRONMENT_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionGetattrReads, optionReads, setsAnyOption,
 } from "./names";
 import { Binding, assignedValue, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -60,8 +60,6 @@ export interface PassedArguments {
   spread: boolean;
 }
 
-/** A reinforcement-learning environment: `env`, `envs`, `train_env`, `vec_env`, `environment`. */
-const ENVIRONMENT_NAME = /^(env|envs|environment|\w+_envs?)$/i;
 
 const LITERAL_TYPES = new Set(["true", "false", "none", "integer", "float", "string"]);
 
@@ -651,7 +649,11 @@ export class HotPaths {
       return { hot: true, where: `in ${label}, which \`${loopCall}(...)\` calls`, frequency: "on every sampling step", reason: `${label} is passed to \`${loopCall}\`, a function that runs a loop of model steps and calls it on each`, gpuCaller: true };
     // `StyleGAN2Loss.accumulate_gradients(...)`, whose caller gets the object from a class name in a config: what
     // runs a backward pass or an optimizer step itself, outside a loop of steps of its own, runs once per step.
-    if (calls.length === 0 && name !== "__init__" && !/^test_/.test(name) && !this.hasStepLoop(fn) && this.trains(fn))
+    // Not a function of the module that takes nothing (`def compare_grid_sample():` of a gradient check): a step is
+    // given its batch, model or state; one that makes its own runs once, as a check or a demo. A closure takes
+    // nothing and runs every step (`optimizer.step(closure)` of L-BFGS).
+    const takesNothing = !cls && !enclosingFunctionOf(fn) && (childByField(fn, "parameters")?.children.length ?? 0) === 0;
+    if (calls.length === 0 && name !== "__init__" && !/^test_/.test(name) && !takesNothing && !this.hasStepLoop(fn) && this.trains(fn))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `${label} runs a backward pass or an optimizer step, which happens once per training step` };
     // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
     // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).

@@ -142,6 +142,9 @@ let lastOptionReads: { text: string; reads: readonly OptionRead[] } = { text: ""
  */
 export const HOST_TENSOR_TYPE = /^["']?torch\.(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool)Tensor["']?$/;
 
+/** A reinforcement-learning environment: `env`, `envs`, `train_env`, `vec_env`, `environment`. */
+export const ENVIRONMENT_NAME = /^(env|envs|environment|\w+_envs?)$/i;
+
 /** `getattr(args, "fsdp", False)`: a read of an option that some runs' options lack; group 1 is the option. */
 const GETATTR_OPTION = new RegExp(`\\bgetattr\\(\\s*(?:self\\.)?(?:${OPTIONS_NAMES.join("|")})\\s*,\\s*["'](\\w+)["']`, "g");
 

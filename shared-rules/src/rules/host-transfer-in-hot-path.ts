@@ -1,10 +1,10 @@
 import type { Fix, Rule, RuleContext } from "../rule";
 import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
-import { calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
+import { argumentList, calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
 import { safeFixes } from "../fixes/edits";
-import { HOST_TENSOR_TYPE, TOKENIZER_NAME, lastName } from "../analysis/names";
+import { ENVIRONMENT_NAME, HOST_TENSOR_TYPE, TOKENIZER_NAME, lastName } from "../analysis/names";
 
 /** A metric of Hugging Face `evaluate` (or `datasets`), by its name: `metric`, `accuracy_metric`. */
 const METRIC_NAME = /(^|_)metric$/i;
@@ -34,7 +34,9 @@ export const hostTransferInHotPath: Rule = {
     docs: {
       why:
         "A blocking device-to-host copy waits for every kernel queued on the current stream before the bytes arrive, " +
-        "so the CPU stops feeding the GPU once per call. Collecting results on the device and copying once after the loop pays that price once.",
+        "so the CPU stops feeding the GPU once per call. Collecting results on the device and copying once after the loop pays that price once. " +
+        "An action handed to an environment's `step` (`envs.step(action.cpu().numpy())`, or through a name a few statements later) is not reported: " +
+        "a simulator on the host needs it before the step can go on, so that wait cannot be moved.",
       example: [
         "all_preds = []",
         "for images, _ in loader:",
@@ -72,7 +74,7 @@ export const hostTransferInHotPath: Rule = {
 
     function report(node: SyntaxNode, subject: SyntaxNode, range: { start: number; end: number }, messageId: string, allowUnknown: boolean): void {
       const evidence = context.analysis.tensorEvidence(subject);
-      if (!mayBeGpuTensor(evidence, context, allowUnknown)) return;
+      if (!mayBeGpuTensor(evidence, context, allowUnknown) || feedsEnvironmentStep(node, context)) return;
       context.report({
         node,
         range,
@@ -118,6 +120,65 @@ export const hostTransferInHotPath: Rule = {
 };
 
 /** Methods that return a new tensor (not a view of, or the same object as, their receiver). */
+/**
+ * `envs.step(action.cpu().numpy())`, or `actions = q.argmax(1).cpu().numpy()` and then `envs.step(actions)` a few
+ * statements on: an environment simulated on the host needs the action before it can go on, so the wait is the
+ * step's own, not one the program could move or batch.
+ */
+function feedsEnvironmentStep(node: SyntaxNode, context: RuleContext): boolean {
+  let child = node;
+  for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === "call" && isEnvironmentStep(parent, context)) return true;
+    if (parent.type === "assignment" && child.field === "right") {
+      const target = childByField(parent, "left");
+      const statement = parent.parent?.type === "expression_statement" ? parent.parent : undefined;
+      if (target?.type !== "identifier" || !statement) return false;
+      const name = context.text(target);
+      return statementsAfter(statement).some((next) => someCall(next, (call) => isEnvironmentStep(call, context) && argumentList(call).some((argument) => context.text(argument) === name)));
+    }
+    if (!EXPRESSION_PART.has(parent.type)) return false;
+  }
+  return false;
+}
+
+/**
+ * The statements that run after `statement` in its block, and after the `if`/`else` or `with` holding it (`if
+ * random.random() < epsilon: actions = ... else: actions = q.argmax(1).cpu().numpy()`, then `envs.step(actions)`),
+ * up to the loop or function around it; at most STATEMENTS_TO_ENVIRONMENT_STEP of each block.
+ */
+function statementsAfter(statement: SyntaxNode): SyntaxNode[] {
+  const after: SyntaxNode[] = [];
+  for (let current: SyntaxNode | null = statement; current?.parent?.type === "block"; ) {
+    const siblings = current.parent.children;
+    const at = siblings.indexOf(current);
+    after.push(...siblings.slice(at + 1, at + 1 + STATEMENTS_TO_ENVIRONMENT_STEP));
+    let owner: SyntaxNode | null = current.parent.parent;
+    if (owner?.type === "else_clause" || owner?.type === "elif_clause") owner = owner.parent;
+    if (owner?.type !== "if_statement" && owner?.type !== "with_statement") break;
+    current = owner;
+  }
+  return after;
+}
+
+/** How far after the action is computed the environment step may come (a clip, a log, a buffer write between). */
+const STATEMENTS_TO_ENVIRONMENT_STEP = 6;
+const EXPRESSION_PART = new Set(["call", "attribute", "argument_list", "keyword_argument", "parenthesized_expression", "subscript"]);
+
+function isEnvironmentStep(call: SyntaxNode, context: RuleContext): boolean {
+  const callee = childByField(call, "function");
+  return callee?.type === "attribute" && context.text(childByField(callee, "attribute")!) === "step" && ENVIRONMENT_NAME.test(lastName(context.text(childByField(callee, "object")!)));
+}
+
+function someCall(root: SyntaxNode, test: (call: SyntaxNode) => boolean): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "call" && test(node)) return true;
+    if (node.type !== "function_definition" && node.type !== "class_definition") stack.push(...node.children);
+  }
+  return false;
+}
+
 const FRESH_METHOD = /^(argmax|argmin|softmax|log_softmax|sigmoid|tanh|relu|exp|log|abs|neg|sum|mean|prod|cumsum|clone|eq|ne|lt|gt|le|ge|round|floor|ceil|topk|sort|add|sub|mul|div|matmul|pow|clamp)$/;
 /** Methods that return a view of (or the same object as) their receiver: fresh when the receiver is. */
 const VIEW_METHOD = /^(detach|view|view_as|reshape|squeeze|unsqueeze|flatten|t|transpose|permute|contiguous|float|double|half|long|int|bool|to|type)$/;
