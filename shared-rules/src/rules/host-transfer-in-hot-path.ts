@@ -91,8 +91,9 @@ export const hostTransferInHotPath: Rule = {
         if (call) {
           if (call.method === "cpu" && positional(node).length === 0) return report(node, call.receiver, call.range, "transfer", true);
           if (call.method === "to" && isBlockingMoveToCpu(node)) return report(node, call.receiver, call.range, "transfer", true);
-          // `mask.type(torch.FloatTensor)`: the legacy CPU type moves a CUDA tensor to the host.
-          if (call.method === "type" && isBlockingCastToHostType(node)) return report(node, call.receiver, call.range, "transfer", false);
+          // `mask.type(torch.FloatTensor)`: the legacy CPU type moves a CUDA tensor to the host. Code that still uses
+          // legacy types mostly casts host tensors with them: only a tensor known to be on the GPU.
+          if (call.method === "type" && isBlockingCastToHostType(node) && context.analysis.tensorEvidence(call.receiver).kind === "gpu") return report(node, call.receiver, call.range, "transfer", false);
           if (call.method === "tolist") return report(node, call.receiver, call.range, "tolist", false);
           if (call.method === "numpy" && isTrueLiteral(keyword(node, "force", context))) return report(node, call.receiver, call.range, "transfer", false);
           // `tokenizer.batch_decode(generated_ids)`: Hugging Face tokenizers convert their input with `to_py_obj`.
