@@ -963,10 +963,15 @@ describe("FileAnalysis", () => {
             if isinstance(data, t.Tensor):
                 data = data.tolist()
                 return len(data)
+        def on_host(values):
+            host = t.from_numpy(values)
+            if isinstance(host, t.Tensor):
+                return host.sum()
       `);
       assert.strictEqual(kindOfName(a, "data", "def scalar(data):\n    if isinstance(data, np.ndarray):\n        return data.reshape(1)[0]\n    if isinstance(data, t.Tensor):"), "tensor");
       assert.strictEqual(kindOfName(a, "data", "return data.item()"), "loader", "past the test, the name decides");
       assert.notStrictEqual(kindOfName(a, "data", "return len("), "tensor");
+      assert.strictEqual(kindOfName(a, "host", "if isinstance(host, t.Tensor):\n        return "), "cpu", "the binding tells the device: the test adds nothing");
     });
 
     it("a call of a function of the file that returns one of its parameters is what the call passes for it (`layer_init(nn.Linear(...), std=0.01)`)", () => {

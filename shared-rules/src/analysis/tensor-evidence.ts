@@ -377,11 +377,14 @@ export class TensorEvidence {
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
     }
-    // `avg.item() if isinstance(avg, torch.Tensor) else avg`, `def scalar(data): if isinstance(data, t.Tensor): return
-    // data.item()`: a tensor there, whatever the binding or the name says, if the test follows the binding.
-    const tested = this.testHolding(node, (condition) => condition.start > binding.node.start && this.testsTensor(condition, name));
-    if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
     const known = this.ofBinding(binding);
+    // `avg.item() if isinstance(avg, torch.Tensor) else avg`, `def scalar(data): if isinstance(data, t.Tensor): return
+    // data.item()`: a tensor there, whatever the name says (not where the binding already tells which device), if
+    // the test follows the binding.
+    if (!isTensorKind(known.kind)) {
+      const tested = this.testHolding(node, (condition) => condition.start > binding.node.start && this.testsTensor(condition, name));
+      if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
+    }
     // `answer_list = loader.dataset.answer_list`: what it holds is not known, its name says it is a list.
     if (known.kind === "unknown" && LIST_NAME.test(name)) return evidence("container", `\`${name}\` is named like a list`);
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
