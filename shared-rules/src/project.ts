@@ -250,9 +250,11 @@ function isHostOnly(linksByFile: ReadonlyMap<string, ModuleLinks>, outside: Text
 function optionsOfProject(linksByFile: ReadonlyMap<string, ModuleLinks>): Map<string, Array<{ file: string; option: OptionDefault }>> {
   const options = new Map<string, Array<{ file: string; option: OptionDefault }>>();
   const set = new Set<string>();
+  const cleared = new Set<string>();
   for (const file of [...linksByFile.keys()].sort()) {
     const links = linksByFile.get(file)!;
     for (const name of links.optionsSet ?? []) set.add(name);
+    for (const name of links.optionsCleared ?? []) cleared.add(name);
     for (const [name, option] of Object.entries(links.optionDefaults ?? {})) {
       const known = options.get(name);
       if (!known) options.set(name, [{ file, option }]);
@@ -262,6 +264,8 @@ function optionsOfProject(linksByFile: ReadonlyMap<string, ModuleLinks>): Map<st
   }
   if (set.has("*")) return new Map();
   for (const name of set) options.delete(name);
+  // `args.fsdp = False` keeps a run of `--fsdp` (`store_true`) at its default; it changes one whose default is on.
+  for (const name of cleared) if (options.get(name)?.some(({ option }) => option.value !== "False" && option.value !== "None")) options.delete(name);
   return options;
 }
 

@@ -1073,6 +1073,18 @@ describe("cross-file hot paths", () => {
         assert.deepStrictEqual(lines(aliasOr("trains/trainer.py")), [7, 9], "`or` another option: the name may hold");
       });
 
+      it("a write that only turns an option off (`opt.fsdp = False` where FSDP cannot run) keeps an option that is off by default at its default, not one that is on", async () => {
+        const downgrade = MAIN.replace("if __name__", "def downgrade(opt):\n    opt.eval_oracle_wh = False\nif __name__");
+        assert.deepStrictEqual(linksOf(downgrade, "main.py").optionsCleared, ["eval_oracle_wh"]);
+        assert.deepStrictEqual(linksOf(downgrade, "main.py").optionsSet, undefined);
+        const off = await lintInMemory({ "main.py": downgrade, "opts.py": OPTS, "trains/__init__.py": "", "trains/trainer.py": TRAINER });
+        assert.deepStrictEqual(lines(off("trains/trainer.py")), [8]);
+        const onByDefault = OPTS.replace('"--eval_oracle_wh", action="store_true"', '"--eval_oracle_wh", action="store_false"');
+        const trainer = TRAINER.replace("if opt.eval_oracle_wh:", "if not opt.eval_oracle_wh:");
+        assert.deepStrictEqual(lines((await lintInMemory({ "main.py": MAIN, "opts.py": onByDefault, "trains/__init__.py": "", "trains/trainer.py": trainer }))("trains/trainer.py")), [8]);
+        assert.deepStrictEqual(lines((await lintInMemory({ "main.py": downgrade, "opts.py": onByDefault, "trains/__init__.py": "", "trains/trainer.py": trainer }))("trains/trainer.py")), [6, 8]);
+      });
+
       it("found through an import that resolves only at run time (`import _init_paths`, then `from opts import opts` of `lib/`)", async () => {
         const main = MAIN.replace("import torch\n", "import torch\nimport _init_paths\n");
         const result = await lintInMemory({ "tools/main.py": main, "tools/_init_paths.py": "import sys\nsys.path.insert(0, LIB)\n", "lib/opts.py": OPTS, "lib/trains/__init__.py": "", "lib/trains/trainer.py": TRAINER });

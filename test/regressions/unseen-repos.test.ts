@@ -1356,6 +1356,9 @@ describe("findings on code synclint was not tuned on", () => {
     // Set in code, an option's default says nothing.
     const set = code.replace("    opt = parser.parse_args()\n", "    opt = parser.parse_args()\n    opt.save_txt = True\n");
     assert.deepStrictEqual(findings(set), [{ line: 7, rule: "host-transfer-in-hot-path" }, { line: 11, rule: "item-in-hot-path" }]);
+    // Set only to `False`, an option that is off by default stays off; one that is on is turned off.
+    const cleared = code.replace("    opt = parser.parse_args()\n", "    opt = parser.parse_args()\n    opt.save_txt = False\n    opt.clip_vloss = False\n");
+    assert.deepStrictEqual(findings(cleared), [{ line: 11, rule: "item-in-hot-path" }, { line: 15, rule: "item-in-hot-path" }]);
   });
 
   it("a parameter named like a mask that every call passes indices (`train_iter(..., idx_train)`, and on through `test(..., mask_train)`) is no boolean mask", () => {

@@ -140,6 +140,8 @@ export interface ModuleLinks {
   optionDefaults?: Record<string, OptionDefault>;
   /** The option names the file sets (`opt.flip = True`) or makes required, "*" for any: their defaults hold nowhere. */
   optionsSet?: string[];
+  /** The option names the file only sets to `False` or `None` (`args.fsdp = False`): a default that is neither holds nowhere. */
+  optionsCleared?: string[];
   /** The options the file tests in a branch without defining them (`if opt.eval_oracle_wh:`). */
   optionsTested?: string[];
   /**
@@ -370,9 +372,9 @@ function mayUseGpu(analysis: FileAnalysis): boolean {
 const SCRIPT = /^if\s+__name__\s*==\s*["']__main__["']|\.parse_(known_)?args\(/m;
 
 /** What the file tells the project of argparse options: those it defines, sets and tests (`ProjectOption`). */
-function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionDefaults" | "optionsSet" | "optionsTested"> {
+function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionDefaults" | "optionsSet" | "optionsCleared" | "optionsTested"> {
   const text = analysis.source.text;
-  const set = optionWrites(text);
+  const { written: set, cleared } = optionWrites(text);
   if (text.includes("set_defaults(")) for (const call of text.matchAll(/\bset_defaults\(([^)]*)\)/g)) for (const keyword of call[1].matchAll(/(\w+)\s*=(?!=)/g)) set.add(keyword[1]);
   if (setsAnyOption(text)) set.add("*");
   let defaults: Array<[string, OptionDefault]> = [];
@@ -386,6 +388,7 @@ function argumentOptionLinks(analysis: FileAnalysis): Pick<ModuleLinks, "optionD
   return {
     ...(defaults.length > 0 ? { optionDefaults: Object.fromEntries(defaults) } : {}),
     ...(set.size > 0 ? { optionsSet: [...set].sort() } : {}),
+    ...(cleared.size > 0 ? { optionsCleared: [...cleared].filter((name) => !set.has(name)).sort() } : {}),
     ...(tested.length > 0 ? { optionsTested: tested } : {}),
   };
 }

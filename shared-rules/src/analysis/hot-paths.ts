@@ -1500,12 +1500,17 @@ export class HotPaths {
       setInCode.add(name);
       if (forProject) setForProject.add(name);
     };
+    // `args.fsdp = False`: turns an option off, which changes nothing of one that is off by default.
+    const cleared = new Set<string>();
     if (setsAnyOption(this.env.text)) settle("*", true);
     forEachNode(this.env.root, (node) => {
       if (node.type === "assignment" || node.type === "augmented_assignment") {
         const left = childByField(node, "left");
         if (left?.type !== "attribute") return;
-        settle(this.text(childByField(left, "attribute")!), this.namesOptions(childByField(left, "object")!));
+        const right = childByField(node, "right");
+        const name = this.text(childByField(left, "attribute")!);
+        if (node.type === "assignment" && right && /^(False|None)$/.test(this.text(right))) cleared.add(name);
+        else settle(name, this.namesOptions(childByField(left, "object")!));
         return;
       }
       // `if not args.do_train and not args.do_predict: raise ValueError(...)`: the script runs with one of them set,
@@ -1540,6 +1545,10 @@ export class HotPaths {
       else if (!action) value = "None";
       if (value !== undefined) defined.set(name, { flag: long, value, line: this.line(node), implicit: !explicit && !action });
     });
+    for (const name of cleared) {
+      const value = defined.get(name)?.value;
+      if (value !== "False" && value !== "None") setInCode.add(name);
+    }
     return (this.ownOptionsMemo = { defined, setInCode, setForProject });
   }
   private ownOptionsMemo: { defined: Map<string, OptionDefault>; setInCode: Set<string>; setForProject: Set<string> } | undefined;

@@ -158,16 +158,27 @@ export function optionGetattrReads(text: string): Array<{ at: number; option: st
 const ASSIGNMENT = "(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)?=(?!=)";
 const WRITE_AFTER_ATTRIBUTE = new RegExp(`(\\w+)[ \\t]*${ASSIGNMENT}`, "y");
 
-/** The attributes of options objects that `text` writes (`opt.flip = True`, `self.args.lr *= 2`). */
-export function optionWrites(text: string): Set<string> {
+/**
+ * The attributes of options objects that `text` writes (`opt.flip = True`, `self.args.lr *= 2`), and apart (`cleared`)
+ * those it only ever sets to `False` or `None` (`args.fsdp = False`, when FSDP cannot run).
+ */
+export function optionWrites(text: string): { written: Set<string>; cleared: Set<string> } {
   const written = new Set<string>();
+  const cleared = new Set<string>();
   for (const read of optionReads(text)) {
     WRITE_AFTER_ATTRIBUTE.lastIndex = read.attribute;
     const write = WRITE_AFTER_ATTRIBUTE.exec(text);
-    if (write) written.add(write[1]);
+    if (!write) continue;
+    CLEARING_VALUE.lastIndex = WRITE_AFTER_ATTRIBUTE.lastIndex;
+    // A plain `=` (not `+=`) of `False` or `None`.
+    if (/[\w \t]=$/.test(write[0]) && CLEARING_VALUE.test(text)) cleared.add(write[1]);
+    else written.add(write[1]);
   }
-  return written;
+  for (const name of written) cleared.delete(name);
+  return { written, cleared };
 }
+/** `= False` or `= None` and nothing more on the line: a write that turns an option off. */
+const CLEARING_VALUE = /[ \t]*(False|None)[ \t]*(#[^\n]*)?(\r?\n|$)/y;
 
 /** A text that may define argparse options (`add_argument(...)`), or a dataclass's fields as options (`tyro.cli(Args)`). */
 export function mayDefineOptions(text: string): boolean {
