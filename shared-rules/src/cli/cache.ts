@@ -26,9 +26,10 @@ const SEEDED = "\u0000with-entries";
  * What a stored result holds; a change (the names in a file's links, format 2; the loaders of other files'
  * functions it moves, 3; its `sys.path` folders, 4; where the arguments of its calls to other files live, 5;
  * class names that start with a lower-case word, 6; the options its classes keep, the constructions of other
- * files' classes, and what all its hot calls of a callee pass, 7) must not read older results.
+ * files' classes, and what all its hot calls of a callee pass, 7; whether it may use a GPU and is a script, and
+ * the options it only turns off, 8) must not read older results.
  */
-const RESULT_FORMAT = 7;
+const RESULT_FORMAT = 8;
 
 export class ResultCache {
   private entries: Record<string, Entry> = {};
