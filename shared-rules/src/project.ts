@@ -9,6 +9,7 @@ import * as path from "path";
 import { HOST_ONLY_ENTRY, agreedKinds, type ConstructedClass, type HostOnlyProject, type HotEntries, type HotEntry, type LoaderFactory, type ModuleLinks, type ProjectOption, type UnreferencedClass } from "./analysis/cross-file";
 import type { OptionDefault } from "./analysis/hot-paths";
 import { unusedClasses } from "./analysis/class-names";
+import { OFF_LITERAL } from "./analysis/names";
 import { agreedArguments } from "./analysis/hot-paths";
 
 /** How many files deep a chain of hot calls is followed. */
@@ -265,7 +266,7 @@ function optionsOfProject(linksByFile: ReadonlyMap<string, ModuleLinks>): Map<st
   if (set.has("*")) return new Map();
   for (const name of set) options.delete(name);
   // `args.fsdp = False` keeps a run of `--fsdp` (`store_true`) at its default; it changes one whose default is on.
-  for (const name of cleared) if (options.get(name)?.some(({ option }) => option.value !== "False" && option.value !== "None")) options.delete(name);
+  for (const name of cleared) if (options.get(name)?.some(({ option }) => !OFF_LITERAL.test(option.value))) options.delete(name);
   return options;
 }
 

@@ -365,7 +365,9 @@ const PLACING_FRAMEWORK = /^[ \t]*(from|import)[ \t]+(transformers|pytorch_light
 function mayUseGpu(analysis: FileAnalysis): boolean {
   const text = analysis.source.text;
   if (analysis.defaultDeviceChanged || PLACING_FRAMEWORK.test(text)) return true;
-  return analysis.mentionsDevice && mentionsADevice(text.includes("CUDA_VISIBLE_DEVICES") ? text.replace(HIDES_GPUS, "") : text);
+  // `mentionsDevice` is `mentionsADevice` of the whole text: scanned again only without the lines that hide the GPUs.
+  if (!analysis.mentionsDevice) return false;
+  return !text.includes("CUDA_VISIBLE_DEVICES") || mentionsADevice(text.replace(HIDES_GPUS, ""));
 }
 
 /** `if __name__ == "__main__":`, `args = parser.parse_args()`: what a script a person runs has. */

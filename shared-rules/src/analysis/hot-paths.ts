@@ -6,7 +6,7 @@
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
-  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, ENVIRONMENT_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, optionGetattrReads, optionReads, setsAnyOption,
+  ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, ENVIRONMENT_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, OFF_LITERAL, optionGetattrReads, optionReads, setsAnyOption,
 } from "./names";
 import { Binding, assignedValue, identifiersNamed, resolveBinding, scopeOf, Scopes } from "./scopes";
 import { ArgumentKind, HotEntries, HotEntry, importableName } from "./cross-file";
@@ -1509,7 +1509,7 @@ export class HotPaths {
         if (left?.type !== "attribute") return;
         const right = childByField(node, "right");
         const name = this.text(childByField(left, "attribute")!);
-        if (node.type === "assignment" && right && /^(False|None)$/.test(this.text(right))) cleared.add(name);
+        if (node.type === "assignment" && right && OFF_LITERAL.test(this.text(right))) cleared.add(name);
         else settle(name, this.namesOptions(childByField(left, "object")!));
         return;
       }
@@ -1545,10 +1545,7 @@ export class HotPaths {
       else if (!action) value = "None";
       if (value !== undefined) defined.set(name, { flag: long, value, line: this.line(node), implicit: !explicit && !action });
     });
-    for (const name of cleared) {
-      const value = defined.get(name)?.value;
-      if (value !== "False" && value !== "None") setInCode.add(name);
-    }
+    for (const name of cleared) if (!OFF_LITERAL.test(defined.get(name)?.value ?? "")) setInCode.add(name);
     return (this.ownOptionsMemo = { defined, setInCode, setForProject });
   }
   private ownOptionsMemo: { defined: Map<string, OptionDefault>; setInCode: Set<string>; setForProject: Set<string> } | undefined;
@@ -1880,11 +1877,7 @@ export class HotPaths {
 
   /** `env.step(action)`, `envs.step(...)` in the loop's own body, outside nested loops. */
   private stepsEnvironment(loop: SyntaxNode): boolean {
-    return this.someDirectNode(loop, (node) => {
-      const callee = node.type === "call" ? childByField(node, "function") : undefined;
-      if (callee?.type !== "attribute" || this.text(childByField(callee, "attribute")!) !== "step") return false;
-      return ENVIRONMENT_NAME.test(lastName(this.text(childByField(callee, "object")!)));
-    }, true);
+    return this.someDirectNode(loop, (node) => node.type === "call" && isEnvironmentStep(node, this.env.text), true);
   }
 
   /** A function of this file that only its `test_*` functions call. */
@@ -3104,6 +3097,13 @@ function literalRangeLength(loop: SyntaxNode, text: string): number | undefined 
 
 /** How many processes a distributed group has: `world_size`, `dist.get_world_size()`, `num_replicas`. */
 const WORLD_SIZE = /world_size|num_replicas|\bn_?procs\b|num_processes/i;
+
+/** `env.step(action)`, `envs.step(...)`: a step of a reinforcement-learning environment. */
+export function isEnvironmentStep(call: SyntaxNode, text: string): boolean {
+  const callee = childByField(call, "function");
+  const [object, method] = callee?.type === "attribute" ? [childByField(callee, "object")!, childByField(callee, "attribute")!] : [];
+  return !!method && text.slice(method.start, method.end) === "step" && ENVIRONMENT_NAME.test(lastName(text.slice(object!.start, object!.end)));
+}
 
 /** What a `for` loop or a comprehension iterates over. */
 export function loopIterable(loop: SyntaxNode): SyntaxNode | undefined {

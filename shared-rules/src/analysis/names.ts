@@ -177,6 +177,8 @@ export function optionWrites(text: string): { written: Set<string>; cleared: Set
   for (const name of written) cleared.delete(name);
   return { written, cleared };
 }
+/** `False`, `None`: the values that turn an option off, as written or as an option's default (`OptionDefault.value`). */
+export const OFF_LITERAL = /^(False|None)$/;
 /** `= False` or `= None` and nothing more on the line: a write that turns an option off. */
 const CLEARING_VALUE = /[ \t]*(False|None)[ \t]*(#[^\n]*)?(\r?\n|$)/y;
 

@@ -4,7 +4,8 @@ import { argumentList, calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeG
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
 import { safeFixes } from "../fixes/edits";
-import { ENVIRONMENT_NAME, HOST_TENSOR_TYPE, TOKENIZER_NAME, lastName } from "../analysis/names";
+import { HOST_TENSOR_TYPE, TOKENIZER_NAME, lastName } from "../analysis/names";
+import { isEnvironmentStep } from "../analysis/hot-paths";
 
 /** A metric of Hugging Face `evaluate` (or `datasets`), by its name: `metric`, `accuracy_metric`. */
 const METRIC_NAME = /(^|_)metric$/i;
@@ -129,13 +130,13 @@ export const hostTransferInHotPath: Rule = {
 function feedsEnvironmentStep(node: SyntaxNode, context: RuleContext): boolean {
   let child = node;
   for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
-    if (parent.type === "call" && isEnvironmentStep(parent, context)) return true;
+    if (parent.type === "call" && isEnvironmentStep(parent, context.analysis.source.text)) return true;
     if (parent.type === "assignment" && child.field === "right") {
       const target = childByField(parent, "left");
       const statement = parent.parent?.type === "expression_statement" ? parent.parent : undefined;
       if (target?.type !== "identifier" || !statement) return false;
       const name = context.text(target);
-      return statementsAfter(statement).some((next) => someCall(next, (call) => isEnvironmentStep(call, context) && argumentList(call).some((argument) => context.text(argument) === name)));
+      return statementsAfter(statement).some((next) => someCall(next, (call) => isEnvironmentStep(call, context.analysis.source.text) && argumentList(call).some((argument) => context.text(argument) === name)));
     }
     if (!EXPRESSION_PART.has(parent.type)) return false;
   }
@@ -164,11 +165,6 @@ function statementsAfter(statement: SyntaxNode): SyntaxNode[] {
 /** How far after the action is computed the environment step may come (a clip, a log, a buffer write between). */
 const STATEMENTS_TO_ENVIRONMENT_STEP = 6;
 const EXPRESSION_PART = new Set(["call", "attribute", "argument_list", "keyword_argument", "parenthesized_expression", "subscript"]);
-
-function isEnvironmentStep(call: SyntaxNode, context: RuleContext): boolean {
-  const callee = childByField(call, "function");
-  return callee?.type === "attribute" && context.text(childByField(callee, "attribute")!) === "step" && ENVIRONMENT_NAME.test(lastName(context.text(childByField(callee, "object")!)));
-}
 
 function someCall(root: SyntaxNode, test: (call: SyntaxNode) => boolean): boolean {
   const stack = [root];
