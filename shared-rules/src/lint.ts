@@ -193,8 +193,9 @@ export function lintStatements(text: string, syntax: SyntaxTree, options: LintOp
     const site = analysis.contextOf(descriptor.node);
     if (rule.meta.hotPathOnly && !strict) {
       if (!site.hot || oncePerUse || (checksCasesOnce && site.plainLoop)) return;
-      // A loop that is not a step loop (over a state dict, a list of metrics) is hot only for values known to be on a GPU.
-      if (site.plainLoop && descriptor.evidence?.kind !== "gpu") return;
+      // A loop that is not a step loop (over a state dict, a list of metrics) is hot only for values known to be on a
+      // GPU, or known to be tensors where autograd is off (a model's outputs being post-processed).
+      if (site.plainLoop && descriptor.evidence?.kind !== "gpu" && !(site.withoutGrad && descriptor.evidence?.kind === "tensor")) return;
     }
     if (!strict && descriptor.evidence && descriptor.evidence.kind !== "gpu" && !analysis.assumesGpu(descriptor.node)) return;
     const range = descriptor.range ?? { start: descriptor.node.start, end: descriptor.node.end };

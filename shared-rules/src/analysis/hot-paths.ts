@@ -37,6 +37,12 @@ export interface SiteContext {
    * whose `forward` it replaces, or `generate()` (a logits processor's `__call__`).
    */
   gpuCaller?: boolean;
+  /**
+   * The plain loop runs without autograd (`@torch.no_grad()`, `with torch.inference_mode():`), or a function it
+   * calls does: post-processing of a model's outputs (a per-image threshold, an NMS `while` loop), so a value
+   * known to be a tensor there may be taken to be on the GPU.
+   */
+  withoutGrad?: boolean;
   /** What the calls that make this function hot pass, where they agree (`agreedArguments`), for the function's branches. */
   arguments?: PassedArguments;
   /** No call that makes this function hot (from other files) passes anything that may be a tensor. */
@@ -367,6 +373,7 @@ export class HotPaths {
       loop: innermost.loop,
       compiled,
       plainLoop: true,
+      withoutGrad: runsWithoutGrad(innermost.loop, this.env.text),
     };
   }
 
@@ -619,6 +626,7 @@ export class HotPaths {
         compiled: caller.compiled === "torch.compile" ? "torch.compile" : undefined,
         // Called from a loop that is not a step loop: its sites, too, count only on positive GPU evidence.
         plainLoop: caller.plainLoop,
+        withoutGrad: caller.withoutGrad,
         // A helper that a module's method calls (`get_rel_pos(...)` in `Attention.forward`) runs where the model is.
         gpuCaller: caller.gpuCaller || this.inModuleClass(call),
         // With several callers, only what they all pass alike (a call in an exception handler is a fallback, never hot).
@@ -774,7 +782,7 @@ export class HotPaths {
       for (const argument of argumentValues(call)) signature += `,${this.env.evidence.of(argument).kind}`;
       for (let depth = 1; depth <= MAX_CALL_DEPTH + 1; depth++) {
         const site = this.contextOf(call, depth);
-        signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.where}:${site.reason}`;
+        signature += `|${site.hot}:${site.frequency}:${site.compiled}:${site.plainLoop}:${site.withoutGrad}:${site.where}:${site.reason}`;
       }
       signature += "\n";
     };
@@ -3245,3 +3253,16 @@ export function methodOf(cls: SyntaxNode, name: string, text: string): SyntaxNod
   }
   return undefined;
 }
+
+/** `node` is inside `with torch.no_grad():` / `torch.inference_mode()`, or a function decorated with either. */
+function runsWithoutGrad(node: SyntaxNode, text: string): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    const heading =
+      current.type === "with_statement" ? current.children.find((child) => child.type === "with_clause") : current.type === "decorated_definition" ? current : undefined;
+    if (!heading) continue;
+    const items = heading.type === "with_clause" ? heading.children : heading.children.filter((child) => child.type === "decorator");
+    if (items.some((item) => WITHOUT_GRAD.test(text.slice(item.start, item.end)))) return true;
+  }
+  return false;
+}
+const WITHOUT_GRAD = /^@?\s*(torch\.)?(no_grad|inference_mode)\s*\(/;

@@ -38,6 +38,8 @@ export interface Evidence {
   reason: string;
   /** A dict: indexing it with a tensor hashes the tensor by identity and reads nothing from the GPU. */
   mapping?: boolean;
+  /** What every value of a dict is, where the dict says (`{k: v.to(device) for k, v in batch.items()}`). */
+  values?: Evidence;
   /** Moved to the GPU whole (`data = data.to(device)`, a batch a device loader yields): its tensor attributes are there too. */
   moved?: boolean;
 }
@@ -223,8 +225,9 @@ export class TensorEvidence {
       case "concatenated_string":
         return evidence("scalar", "a Python literal");
       case "dictionary":
-      case "dictionary_comprehension":
         return { kind: "container", reason: "a Python dict", mapping: true };
+      case "dictionary_comprehension":
+        return this.ofDictionaryComprehension(node);
       case "list":
       case "tuple":
       case "set":
@@ -1428,6 +1431,18 @@ export class TensorEvidence {
     return COUNTER_NAME.test(key) || SAVED_NUMBER_KEY.test(key);
   }
 
+  /**
+   * A dict built by a comprehension is a dict; one whose every value is a tensor moved to the GPU (`batch = {k:
+   * v.to(device) for k, v in batch.items()}`) holds GPU tensors under every key.
+   */
+  private ofDictionaryComprehension(node: SyntaxNode): Evidence {
+    const dict: Evidence = { kind: "container", reason: "a Python dict", mapping: true };
+    const pair = childByField(node, "body");
+    const value = pair?.type === "pair" ? childByField(pair, "value") : undefined;
+    const values = value ? this.of(value) : UNKNOWN;
+    return values.kind === "gpu" ? { ...dict, reason: `a dict of tensors each ${values.reason}`, values } : dict;
+  }
+
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");
     if (!value) return UNKNOWN;
@@ -1445,6 +1460,7 @@ export class TensorEvidence {
     if (owner.reason === LOADED_ON_HOST && this.savedCounterKey(node)) return evidence("scalar", `the count \`${this.text(node)}\` saved in a checkpoint`);
     if (isTensorKind(owner.kind)) return owner;
     if (owner.kind === "numpy" || owner.kind === "scalar") return owner;
+    if (owner.values) return owner.values;
     // `dataset[0]`: an item of a dataset, built on the host like a loader's batch.
     if (owner.kind === "loader" && /dataset|^ds$|_ds$/i.test(this.text(value))) return evidence("batch", `an item of \`${this.text(value)}\``);
     // `self.conv_blocks[i][j]` of an `nn.ModuleList`: a layer, as when iterated (`for block in self.blocks`).
