@@ -117,6 +117,35 @@ describe("hidden syncs in library calls", () => {
     assert.deepStrictEqual(lines(code("NativeScaler()"), "item-in-hot-path"), []);
   });
 
+  it("a scaler passed in and called with the loss and the optimizer (timm's NativeScaler in DeiT's engine) runs GradScaler.step", () => {
+    const code = (setUp: string, call: string) => py`
+      import torch
+      from timm.utils import NativeScaler
+      def train_one_epoch(model, criterion, loader, optimizer, device, loss_scaler, max_norm=None):
+          ${setUp}
+          for samples, targets in loader:
+              with torch.cuda.amp.autocast():
+                  loss = criterion(model(samples.to(device, non_blocking=True)), targets.to(device, non_blocking=True))
+              optimizer.zero_grad()
+              ${call}
+    `;
+    const run = (setUp: string, call: string) =>
+      lintSource(code(setUp, call), { config: resolveConfig({ select: ["item-in-hot-path"] }, process.cwd()) }).findings.map((f) => `${f.line}:${f.column}: ${f.message}`);
+    const deit = "loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.parameters())";
+    const [found, ...others] = run("model.train()", deit);
+    assert.deepStrictEqual(others, []);
+    assert.match(found, /^9:9: `loss_scaler\(loss, optimizer, clip_grad=…` in the step loop of `train_one_epoch\(\)` \(line 5\) runs `GradScaler\.step\(optimizer\)` inside the scaler's `__call__`.* every step \(if `loss_scaler` wraps an enabled `GradScaler`, as timm's `NativeScaler` does\);/);
+    assert.strictEqual(run("model.train()", "grad_norm = loss_scaler(loss, optimizer)").length, 1);
+    // Made in this file: the wrapper's own `__call__` is followed where the project has it, and reported there.
+    assert.deepStrictEqual(run("loss_scaler = NativeScaler()", deit), []);
+    // A fused optimizer made here lets GradScaler skip its `.item()`.
+    assert.deepStrictEqual(run("optimizer = torch.optim.AdamW(model.parameters(), fused=True)", deit), []);
+    // Not a scaler's call: one argument, a second argument that is no optimizer, a callee not named like a scaler.
+    assert.deepStrictEqual(run("model.train()", "loss_scaler(loss)"), []);
+    assert.deepStrictEqual(run("model.train()", "loss_scaler(loss, targets)"), []);
+    assert.deepStrictEqual(run("model.train()", "criterion(loss, optimizer)"), []);
+  });
+
   it("clip_grad_norm_ syncs only with error_if_nonfinite=True", () => {
     const code = py`
       import torch

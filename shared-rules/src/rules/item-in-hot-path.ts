@@ -27,6 +27,8 @@ export const itemInHotPath: Rule = {
       item: "`{{expression}}.item()` {{where}} waits for the GPU {{frequency}}{{assumption}}.",
       scalerStep: "`{{expression}}` {{where}} calls `.item()` on the inf/NaN check of each device and waits for the GPU {{frequency}}{{assumption}}; an optimizer created with `fused=True` (Adam/AdamW) lets GradScaler skip it.",
       scalerScale: "`{{expression}}` {{where}} reads the loss scale with a host-device sync {{frequency}}{{assumption}}.",
+      scalerCall:
+        "`{{expression}}` {{where}} runs `GradScaler.step(optimizer)` inside the scaler's `__call__`, which calls `.item()` on the inf/NaN check of each device and waits for the GPU {{frequency}}{{assumption}}; an optimizer created with `fused=True` (Adam/AdamW) lets GradScaler skip it.",
     },
     mechanism: [
       "**Python call** — the binding checks the tensor handle (one element, `numel() == 1`) and releases the GIL.",
@@ -45,6 +47,8 @@ export const itemInHotPath: Rule = {
         "`enabled=`, or with `enabled=True`, also as `GradScaler(...) if <device is CUDA> else None`); a scaler made with `enabled=<expression>` or under " +
         "another condition (`if dtype == torch.float16 else None`), or passed in and named like one, is reported with that condition " +
         "in the message. A scaler or an optimizer that a parameter receives is what the first call of its function in the same file passes. " +
+        "A scaler passed in and named like one that is called with the loss and the optimizer (`loss_scaler(loss, optimizer, clip_grad=...)`) is a wrapper such as timm's `NativeScaler`, " +
+        "whose `__call__` runs `backward` and `GradScaler.step`: it is reported at the call unless the optimizer is made in the file with `fused=True` (a wrapper class made in the same file is its own code, reported inside its `__call__`). " +
         "`get_scale()` and `state_dict()` read the scale on every call.",
       example: [
         "for step, (x, y) in enumerate(loader):",
@@ -108,7 +112,11 @@ export const itemInHotPath: Rule = {
           context.report({ node, range: call.range, messageId: call.method === "step" ? "scalerStep" : "scalerScale", data: { expression: shortText(node, context), assumption } });
           return;
         }
-        if (!call || call.method !== "item" || positional(node).length > 0) return;
+        if (!call) {
+          reportScalerCall(node, context);
+          return;
+        }
+        if (call.method !== "item" || positional(node).length > 0) return;
         const evidence = context.analysis.tensorEvidence(call.receiver);
         if (!mayBeGpuTensor(evidence, context, true)) return;
         context.report({
@@ -123,6 +131,23 @@ export const itemInHotPath: Rule = {
     };
   },
 };
+
+/**
+ * `loss_scaler(loss, optimizer, ...)`: a scaler passed in (timm's `NativeScaler`, MAE's
+ * `NativeScalerWithGradNormCount`) whose `__call__` scales the loss, runs `backward` and `GradScaler.step`.
+ */
+function reportScalerCall(node: SyntaxNode, context: RuleContext): void {
+  const callee = unparenthesized(childByField(node, "function")!);
+  if (callee.type !== "identifier" && callee.type !== "attribute") return;
+  const [loss, optimizer] = positional(node);
+  if (!loss || !optimizer || !OPTIMIZER_NAME.test(context.text(optimizer))) return;
+  // A wrapper made in this file is a class whose `__call__` the analysis follows; a `GradScaler` is not callable.
+  if (gradScaler(callee, context) !== "named" || optimizerFusion(optimizer, context) === "fused") return;
+  const assumption = ` (if \`${shortText(callee, context, 30)}\` wraps an enabled \`GradScaler\`, as timm's \`NativeScaler\` does)`;
+  context.report({ node, range: { start: node.start, end: childByField(node, "arguments")!.start }, messageId: "scalerCall", data: { expression: shortText(node, context), assumption } });
+}
+
+const OPTIMIZER_NAME = /(^|[._])(optim|optimizer|opt)(_\w+)?$/i;
 
 /**
  * Is `receiver` a `GradScaler`? "enabled": made in this file (or assigned to `self.scaler`) without `enabled=`
