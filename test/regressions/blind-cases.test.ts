@@ -1,6 +1,7 @@
 /**
- * Misses found by acceptance-style files that helpers wrote from pytorch-sync-facts.md alone, without reading
- * synclint: detection post-processing outside any step loop, and a batch moved to the GPU by a dict comprehension.
+ * Misses and false alarms found by acceptance-style files that helpers wrote from pytorch-sync-facts.md alone,
+ * without reading synclint: detection post-processing outside any step loop, a batch moved to the GPU by a dict
+ * comprehension, Python reading tensors in ways a rule had not listed, and a loop over two named splits.
  */
 import * as assert from "assert";
 import { initParser, lintSource, resolveConfig } from "synclint-rules";
@@ -89,5 +90,105 @@ describe("cases written blind from the facts", () => {
       assert.deepStrictEqual(findings(predict("")), []);
       assert.deepStrictEqual(findings(predict(".float()")), []);
     });
+  });
+
+  describe("Python reading a GPU tensor where a rule had not looked", () => {
+    const step = (line: string) => py`
+      import math
+      import torch
+      def train(model, loader, optimizer, device, eos_id):
+          for x, y in loader:
+              x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
+              out = model(x)
+              loss = torch.nn.functional.mse_loss(out, y)
+              loss.backward()
+              optimizer.step()
+              ${line}
+    `;
+    const rulesAt10 = (line: string) => findings(step(line)).filter(([at]) => at === 10).map(([, rule]) => rule);
+
+    it("`math` functions of one or two doubles call `__float__`: `math.log10(1.0 / mse)` (PSNR), `math.pow`, `math.atan2`", () => {
+      assert.deepStrictEqual(rulesAt10("psnr = 10.0 * math.log10(1.0 / loss)"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("value = math.pow(loss, 2)"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("angle = math.atan2(out.mean(), 1.0)"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("psnr = 10.0 * math.log10(1.0 / 0.5)"), []);
+      // `math.floor` asks `__floor__` first; it is not listed.
+      assert.deepStrictEqual(rulesAt10("n = math.floor(x.size(0) / 2)"), []);
+    });
+
+    it("`any()` / `all()` over a generator of tensors reads each one as a bool", () => {
+      assert.deepStrictEqual(rulesAt10("bad = any(torch.isnan(p).any() for p in [out, loss])"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("bad = all([torch.isfinite(p).all() for p in (out, loss)])"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("bad = any(name.startswith('a') for name in ['a', 'b'])"), []);
+    });
+
+    it("`x in t` asks `Tensor.__contains__`, which reads `(x == t).any()`; a string is looked up in a dict-like output", () => {
+      assert.deepStrictEqual(rulesAt10("done = eos_id in out.argmax(-1)"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("done = eos_id not in out.argmax(-1)"), ["implicit-host-read"]);
+      assert.deepStrictEqual(rulesAt10("has_loss = 'loss' in out"), []);
+      assert.deepStrictEqual(rulesAt10("seen = eos_id in [1, 2]"), []);
+      // A name bound to a string (open_clip's `key = f"{name}_features"`), or a container read with a string key.
+      assert.deepStrictEqual(rulesAt10("key = f'{eos_id}_features'; paired = key in out"), []);
+      assert.deepStrictEqual(rulesAt10("paired = eos_id in out and out['logits'] is not None"), []);
+    });
+
+    it("a parameter annotated `dict[str, Tensor]` is a dict: its keys are strings, its values tensors (Lightning's `ModelCheckpoint`)", () => {
+      const code = py`
+        from typing import Dict, Optional
+        import torch
+        from torch import Tensor
+        def train_step(model, batch, metrics: dict[str, Tensor], extra: Optional[Dict[str, torch.Tensor]], monitor: str):
+            out = model(batch.cuda(non_blocking=True))
+            if monitor not in metrics:
+                return out
+            for name in metrics:
+                print(name)
+            return metrics[monitor].item() + extra["loss"].item()
+      `;
+      assert.deepStrictEqual(findings(code), [[10, "item-in-hot-path"], [10, "item-in-hot-path"]]);
+    });
+
+    it("`torch.allclose` and `t.allclose(u)` end in `.item()`, like `torch.equal`", () => {
+      assert.deepStrictEqual(rulesAt10("same = torch.allclose(out, y, atol=1e-3)"), ["data-dependent-shape"]);
+      assert.deepStrictEqual(rulesAt10("same = out.allclose(y)"), ["data-dependent-shape"]);
+      assert.deepStrictEqual(rulesAt10("same = torch.isclose(out, y).all()"), []);
+    });
+
+    it("a value whose `.backward()` is called is a tensor, whatever computed it", () => {
+      const code = (backward: string) => py`
+        import torch
+        from losses import si_snr
+        def train(model, loader, optimizer, device, log):
+            for noisy, clean in loader:
+                noisy, clean = noisy.to(device, non_blocking=True), clean.to(device, non_blocking=True)
+                loss = -si_snr(model(noisy), clean)
+                ${backward}
+                optimizer.step()
+                log.write("%.5f" % loss)
+      `;
+      assert.deepStrictEqual(findings(code("loss.backward()")), [[9, "tensor-formatting"]]);
+      assert.deepStrictEqual(findings(code("self.loss.backward()")), []);
+      assert.deepStrictEqual(findings(code("(loss * 2).backward()")), []);
+    });
+  });
+
+  it("a loop over the items of a tuple written out runs that many times: `for split in (\"train\", \"val\")` is no per-item loop", () => {
+    const code = (splits: string) => py`
+      import torch
+      @torch.no_grad()
+      def estimate_loss(model, get_batch, eval_iters, device):
+          result = {}
+          for split in ${splits}:
+              losses = torch.zeros(eval_iters, device=device)
+              for k in range(eval_iters):
+                  x, y = get_batch(split)
+                  losses[k] = model(x, y)
+              result[split] = losses.mean().item()
+          return result
+    `;
+    assert.deepStrictEqual(findings(code(`("train", "val")`)), []);
+    assert.deepStrictEqual(findings(code(`"train", "val"`)), []);
+    // Not written out: a list of any length.
+    assert.deepStrictEqual(findings(code("splits")), [[10, "item-in-hot-path"]]);
   });
 });

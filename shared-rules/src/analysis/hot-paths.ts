@@ -3090,11 +3090,16 @@ export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
 
 /** How many iterations of loops outside per-step code are too few to report: a self-check's `range(4)`. */
 const FEW_ITERATIONS = 10;
+const WRITTEN_OUT = new Set(["tuple", "list", "set", "expression_list"]);
 
-/** How many times `for _ in range(N)` or `range(a, b)` with integer literals runs; undefined for any other loop. */
+/**
+ * How many times `for _ in range(N)` or `range(a, b)` with integer literals runs, or a loop over the items of a
+ * tuple, list or set written out (`for split in ("train", "val")`); undefined for any other loop.
+ */
 function literalRangeLength(loop: SyntaxNode, text: string): number | undefined {
   const iterable = loopIterable(loop);
   const call = iterable && unparenthesized(iterable);
+  if (call && WRITTEN_OUT.has(call.type)) return call.children.some((item) => item.type === "list_splat") ? undefined : call.children.length;
   const callee = call?.type === "call" ? childByField(call, "function") : undefined;
   if (!call || !callee || text.slice(callee.start, callee.end) !== "range") return undefined;
   const bounds = positionalArguments(call).map((bound) => unparenthesized(bound));

@@ -4,7 +4,7 @@
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
 import { TENSOR_METHODS } from "./tensor-methods";
-import { SyntaxNode, childByField, childrenByField, contains, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, contains, nodeAt, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, assignedValue, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HOST_TENSOR_TYPE, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
@@ -38,7 +38,7 @@ export interface Evidence {
   reason: string;
   /** A dict: indexing it with a tensor hashes the tensor by identity and reads nothing from the GPU. */
   mapping?: boolean;
-  /** What every value of a dict is, where the dict says (`{k: v.to(device) for k, v in batch.items()}`). */
+  /** What every value of a dict is, where it is known (`{k: v.to(device) for k, v in batch.items()}`, `dict[str, Tensor]`). */
   values?: Evidence;
   /** Moved to the GPU whole (`data = data.to(device)`, a batch a device loader yields): its tensor attributes are there too. */
   moved?: boolean;
@@ -388,6 +388,8 @@ export class TensorEvidence {
       const tested = this.testHolding(node, (condition) => condition.start > binding.node.start && this.testsTensor(condition, name));
       if (tested) return evidence("tensor", `\`${name}\` is a tensor where \`${this.text(tested).replace(/\s+/g, " ")}\` holds`);
     }
+    // `loss = -si_snr(model(x), y).mean()` and `loss.backward()`: what autograd differentiates is a tensor.
+    if (known.kind === "unknown" && binding.kind === "assign" && this.differentiated(binding)) return evidence("tensor", `\`${name}.backward()\` is called`);
     // `answer_list = loader.dataset.answer_list`: what it holds is not known, its name says it is a list.
     if (known.kind === "unknown" && LIST_NAME.test(name)) return evidence("container", `\`${name}\` is named like a list`);
     // `if mode == "cpu": boxes = boxes.cpu()` and a use after the `if`: on the other path, the value is where it
@@ -768,6 +770,11 @@ export class TensorEvidence {
     const name = binding.name;
     if (binding.annotation) {
       const annotation = this.text(binding.annotation);
+      // `metrics: dict[str, Tensor]`: a dict, whose keys its loops and `in` see, and whose values are tensors.
+      if (MAPPING_ANNOTATION.test(annotation)) {
+        const reason = `\`${name}\` is annotated \`${annotation}\``;
+        return /\bTensor\b/.test(annotation) ? { kind: "container", reason, mapping: true, values: evidence("tensor", `a value of ${reason}`) } : { kind: "container", reason, mapping: true };
+      }
       // What every call passes says where the tensor is; the annotation only that it is one.
       if (/\bTensor\b|Tensor\b/.test(annotation)) return this.passedAlike(binding) ?? evidence("tensor", `\`${name}\` is annotated \`${annotation}\``);
       if (/ndarray|NDArray/.test(annotation)) return evidence("numpy", `\`${name}\` is annotated \`${annotation}\``);
@@ -1443,6 +1450,18 @@ export class TensorEvidence {
     return values.kind === "gpu" ? { ...dict, reason: `a dict of tensors each ${values.reason}`, values } : dict;
   }
 
+  /** `name.backward(...)` is called on the value that `binding` gives `name`, somewhere in its scope. */
+  private differentiated(binding: Binding): boolean {
+    const scope = scopeOf(binding.node, this.env.scopes).node;
+    const call = `${binding.name}.backward(`;
+    const text = this.env.text;
+    for (let at = text.indexOf(call, scope.start); at >= 0 && at < scope.end; at = text.indexOf(call, at + call.length)) {
+      const use = nodeAt(scope, at);
+      if (use.type === "identifier" && use.start === at && use.field !== "attribute" && resolveBinding(binding.name, at, scopeOf(use, this.env.scopes)) === binding) return true;
+    }
+    return false;
+  }
+
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");
     if (!value) return UNKNOWN;
@@ -1488,6 +1507,8 @@ export function movedToGpu(evidence: Evidence): boolean {
   return evidence.kind === "gpu" && MOVED_TO_GPU.test(evidence.reason);
 }
 const LOADED_ON_HOST = "loaded with `map_location=\"cpu\"`";
+/** `dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`, `Mapping[...]`: a dict, whatever its values are. */
+const MAPPING_ANNOTATION = /^(Optional\[\s*)?((typing|collections|t)\.)?(dict|Dict|Mapping|MutableMapping|OrderedDict|DefaultDict|defaultdict)\b/;
 /**
  * Keys of the counts a checkpoint keeps beside the weights (`cur_itrs`, `epochs`, `global_step`); not scores
  * (`best_acc1` is a tensor in pytorch/examples' ImageNet script) or losses.

@@ -19,11 +19,12 @@ const ALWAYS_SYNCING = new Map<string, string>([
   ["unique_consecutive", "scatter into a fixed number of buckets when the value range is known"],
   ["bincount", "use `torch.zeros(K).scatter_add_(0, x, weights)` with a known `K`"],
   ["equal", "keep `(a == b).all()` as a tensor"],
+  ["allclose", "keep `torch.isclose(a, b).all()` as a tensor"],
 ]);
 /** `torchvision.ops.nms`, `torchvision.ops.boxes.batched_nms` (pytorch-sync-facts.md §7). */
 const TORCHVISION_NMS = /^torchvision\.ops\.(boxes\.)?(batched_)?nms$/;
 /** Methods that exist on NumPy arrays or pandas objects too: report them only on values known to be tensors. */
-const SHARED_WITH_NUMPY = new Set(["nonzero", "unique", "equal"]);
+const SHARED_WITH_NUMPY = new Set(["nonzero", "unique", "equal", "allclose"]);
 
 /** Operations whose output shape depends on tensor values: the host must read the size before it can go on. */
 export const dataDependentShape: Rule = {
@@ -79,7 +80,7 @@ export const dataDependentShape: Rule = {
       facts: [
         "§2 test ground truth (`x[mask]`, `x[mask]=y`, `x.nonzero()`, `one_hot(ind)`, `repeat_interleave(x, repeats)`, `repeat_interleave(..., output_size=…)`)",
         "§2 op table: `x[mask] = v` (conditional), `repeat_interleave` without `output_size`",
-        "§2 op table: `nonzero`, `unique`, `bincount`, `histc`, `multinomial`, `one_hot`, `torch.equal`",
+        "§2 op table: `nonzero`, `unique`, `bincount`, `histc`, `multinomial`, `one_hot`, `torch.equal`, `torch.allclose`",
         "§4 `nonzero` / `unique` graph-break",
         "§7 torchvision's `nms` on CUDA tensors copies its suppression mask to the host and waits; so does `batched_nms`",
       ],
@@ -131,8 +132,9 @@ export const dataDependentShape: Rule = {
         if (!isTorchFunction && !call) return;
         const allowUnknown = isTorchFunction || !SHARED_WITH_NUMPY.has(operation);
         if (ALWAYS_SYNCING.has(operation)) {
-          if (operation === "equal" && isTorchFunction === false && positional(node).length !== 1) return;
-          return report(node, subject, ALWAYS_SYNCING.get(operation)!, allowUnknown, range, operation === "equal" ? "check" : "shape");
+          const checks = operation === "equal" || operation === "allclose";
+          if (checks && isTorchFunction === false && positional(node).length !== 1) return;
+          return report(node, subject, ALWAYS_SYNCING.get(operation)!, allowUnknown, range, checks ? "check" : "shape");
         }
         if (operation === "where" && isTorchFunction && positional(node).length === 1 && !keyword(node, "input", context))
           return report(node, subject, "use the 3-argument `torch.where(cond, a, b)` or `nonzero_static`", true);

@@ -1,6 +1,8 @@
 import type { Fix, Rule } from "../rule";
-import { SyntaxNode, childByField } from "../syntax";
+import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { resolveBinding, scopeOf } from "../analysis/scopes";
 import { truthReads } from "../fixes/facts";
+import { isStringNode } from "../analysis/tensor-evidence";
 import { safeFixes } from "../fixes/edits";
 import { clampFix, conditionSelectFixes } from "../fixes/value-select";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, keyword, positional, shortText } from "./support";
@@ -11,7 +13,7 @@ const CONVERSIONS = new Set(["bool", "float", "int", "complex"]);
 const DISTRIBUTION_CLASS = /^torch\.distributions(\.[a-z_]+)?\.[A-Z]\w*$/;
 /** Those with no parameters of their own to check (`arg_constraints = {}`): they wrap another distribution. */
 const UNCHECKED_DISTRIBUTION = /\.(Distribution|Independent|MixtureSameFamily|TransformedDistribution)$/;
-const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|sqrt|exp|fabs|isclose)$/;
+const MATH_FUNCTION = /^math\.(isfinite|isnan|isinf|isclose|sqrt|exp|expm1|log|log2|log10|log1p|pow|fabs|hypot|copysign|fmod|degrees|radians|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|erf|erfc|gamma|lgamma)$/;
 
 /** Tensor methods whose arguments are sizes, counts or lengths (integer lists or integers). */
 const SIZE_METHOD = /^(view|reshape|expand|repeat|new_zeros|new_ones|new_empty|new_full|narrow|topk|unflatten|resize_)$/;
@@ -26,7 +28,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()`, `math.isfinite()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`; a `torch.distributions` distribution's check of its parameters) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()` (also over a generator of tensors), `x in t`, `math.isfinite()`/`math.log()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`; a `torch.distributions` distribution's check of its parameters) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
@@ -38,6 +40,8 @@ export const implicitHostRead: Rule = {
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
       size: "`{{expression}}` {{where}} passes a GPU tensor where PyTorch needs a Python integer (a size, a count, a padding), which reads it and waits for the GPU {{frequency}}{{assumption}}.",
       iterate: "`{{expression}}` {{where}} iterates a GPU tensor in Python and reads each element as a Python bool, waiting for the GPU once per element {{frequency}}{{assumption}}.",
+      membership: "`{{expression}}` {{where}} tests membership in a GPU tensor, which `Tensor.__contains__` answers with `(element == t).any().item()`, and waits for the GPU {{frequency}}{{assumption}}; keep the test on the device (`(t == element).any()`) or test a Python collection.",
+      eachCondition: "`{{expression}}` {{where}} reads each GPU tensor its generator yields as a Python bool, waiting for the GPU once per item {{frequency}}{{assumption}}.",
       validation: "`{{expression}}` {{where}} checks its parameters (`validate_args` is on unless Python runs with `-O`) with a Python `if` on a GPU tensor, which waits for the GPU {{frequency}}{{assumption}}; pass `validate_args=False`, or call `torch.distributions.Distribution.set_default_validate_args(False)` once.",
       nonfinite: "`{{expression}}` {{where}} checks the total norm with a Python `if` (`error_if_nonfinite=True`), which waits for the GPU {{frequency}}; the default `error_if_nonfinite=False` does not sync.",
     },
@@ -72,6 +76,7 @@ export const implicitHostRead: Rule = {
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
         "§7 a tensor passed where an operator takes an integer list (a size, a padding) is read with `item()`",
         "§1 `math.isfinite(t)` and the other `math` functions that take a double",
+        "§1 `x in t` (`Tensor.__contains__`)",
         "§2 op table: `if torch.any(t):`",
         "§2 op table: 3-arg `where` does not sync",
         "§4 data-dependent `if` is a graph break",
@@ -111,6 +116,24 @@ export const implicitHostRead: Rule = {
       const evidence = evidenceOf(subject);
       if (!isTensorEvidence(evidence, context)) return;
       context.report({ node, messageId, data: { expression: shortText(node, context), assumption: gpuAssumption(subject, evidence, context) }, evidence, fixes: fixes && safeFixes(fixes) });
+    }
+
+    /** A string literal, or a name last bound to one. */
+    function isStringValue(node: SyntaxNode): boolean {
+      const inner = unparenthesized(node);
+      if (isStringNode(inner)) return true;
+      if (inner.type !== "identifier") return false;
+      const binding = resolveBinding(context.text(inner), inner.start, scopeOf(inner, context.analysis.scopes));
+      return binding?.kind === "assign" && binding.unpackPath.length === 0 && !!binding.value && isStringNode(binding.value);
+    }
+
+    /** `name["key"]` somewhere in the function (or module) around `container`, a name: it is a mapping there. */
+    function readWithStringKey(container: SyntaxNode): boolean {
+      const inner = unparenthesized(container);
+      if (inner.type !== "identifier") return false;
+      const scope = scopeOf(inner, context.analysis.scopes).node;
+      const text = context.analysis.source.text.slice(scope.start, scope.end);
+      return new RegExp(`(^|[^\\w.])${context.text(inner)}\\s*\\[\\s*[rbfu]*["']`).test(text);
     }
 
     const conditionOf = (keyword: string) => (node: SyntaxNode) => {
@@ -195,6 +218,13 @@ export const implicitHostRead: Rule = {
         if (!CONVERSIONS.has(name) && name !== "torch.is_nonzero" && name !== "range" && name !== "max" && name !== "min" && name !== "all" && name !== "any" && !MATH_FUNCTION.test(name)) return;
         const args = positional(node);
         // `all(eos_reached)`: the builtin iterates the tensor and asks each element for a bool (`t.all()` is one read).
+        // `any(torch.isnan(p).any() for p in model.parameters())`: each item the generator yields is read as a bool.
+        // (`any(x for x in y)` is parsed with the generator as the argument list itself.)
+        const generator = childByField(node, "arguments")?.type === "generator_expression" ? childByField(node, "arguments") : args.length === 1 && args[0].type === "list_comprehension" ? args[0] : undefined;
+        if ((name === "all" || name === "any") && generator) {
+          const item = childByField(generator, "body");
+          return item ? reportValue(node, item, "eachCondition") : undefined;
+        }
         if ((name === "all" || name === "any") && args.length === 1) return reportValue(node, args[0], "iterate");
         if (MATH_FUNCTION.test(name)) {
           const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
@@ -216,6 +246,15 @@ export const implicitHostRead: Rule = {
           const tensorArgument = args.find((arg) => isTensorEvidence(evidenceOf(arg), context));
           if (tensorArgument) reportValue(node, tensorArgument, "compare", () => clampFix(tensorArgument, tensorArgument, false, context));
         }
+      },
+      comparison_operator(node) {
+        // `eos_id in next_tok`: the container is asked, with `Tensor.__contains__`; a tensor rejects a string
+        // element, so `"loss" in outputs` (or `key in outputs` with `key = f"{name}_features"`) asks a dict-like
+        // output, as does a container that is read with a string key (`outputs["logits"]`).
+        node.tokens.forEach((token, i) => {
+          const container = (token === "in" || token === "not in") && !isStringValue(node.children[i]) && node.children[i + 1];
+          if (container && !readWithStringKey(container)) reportValue(node, container, "membership");
+        });
       },
       subscript(node) {
         const value = childByField(node, "value");
