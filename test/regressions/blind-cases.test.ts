@@ -191,4 +191,74 @@ describe("cases written blind from the facts", () => {
     // Not written out: a list of any length.
     assert.deepStrictEqual(findings(code("splits")), [[10, "item-in-hot-path"]]);
   });
+
+  it("a loop over a name for a tuple written out runs that many times: a parameter every call leaves at its default, or a name bound once", () => {
+    const code = (loop: string) => py`
+      import torch
+      def min_dcf(scores, labels, p_targets=(0.01, 0.001)):
+          fnr = 1 - labels.float().cumsum(0) / labels.sum()
+          splits = ("train", "val")
+          found = {}
+          for p in ${loop}:
+              found[p] = (p * fnr.cuda()).min().item()
+          return found
+      def evaluate(scores, labels):
+          return min_dcf(scores, labels)
+    `;
+    assert.deepStrictEqual(findings(code("p_targets")), []);
+    assert.deepStrictEqual(findings(code("splits")), []);
+    // A list of unknown length: each pass waits.
+    assert.deepStrictEqual(findings(code("scores.tolist()")), [[7, "item-in-hot-path"]]);
+  });
+
+  it("the sum of a generator whose items are not known to be numbers is not a number: `.item()` on an all-reduced token count", () => {
+    const code = py`
+      import torch
+      import torch.distributed as dist
+      def train(model, loader, optimizer, device, accum):
+          for group in zip(*[iter(loader)] * accum):
+              group = [(x.to(device, non_blocking=True), y.to(device, non_blocking=True)) for x, y in group]
+              n_tokens = sum((y != -100).sum() for _, y in group)
+              dist.all_reduce(n_tokens)
+              n_tokens = n_tokens.item()
+              for x, y in group:
+                  (model(x, y) / n_tokens).backward()
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code), [[8, "item-in-hot-path"]]);
+  });
+
+  it("names read from a generator that is unpacked get its items: `train_mask, val_mask = (... .to(device) for k in splits)`", () => {
+    const code = py`
+      import torch
+      import torch.nn.functional as F
+      def main(model, raw, opt, epochs):
+          device = torch.device("cuda")
+          x = torch.from_numpy(raw["x"]).to(device)
+          y = torch.from_numpy(raw["y"]).to(device)
+          train_mask, val_mask = (torch.from_numpy(raw[k]).bool().to(device) for k in ("train", "val"))
+          for epoch in range(epochs):
+              out = model(x)
+              loss = F.cross_entropy(out[train_mask], y[train_mask])
+              opt.zero_grad()
+              loss.backward()
+              opt.step()
+    `;
+    assert.deepStrictEqual(findings(code), [[10, "data-dependent-shape"], [10, "data-dependent-shape"]]);
+  });
+
+  it("`pos` and `neg` name a mask only where their value is one: edges selected by an index are not (link prediction)", () => {
+    const code = (pos: string) => py`
+      import torch
+      def train(model, edges, labels, opt):
+          for perm in torch.randperm(edges.size(1), device="cuda").split(1024):
+              pos = ${pos}
+              h = model(edges)
+              score = h[pos].sum()
+              score.backward()
+              opt.step()
+    `;
+    assert.deepStrictEqual(findings(code("edges[0, perm]")), []);
+    assert.deepStrictEqual(findings(code("labels.cuda()[perm] > 0")), [[4, "blocking-host-to-device"], [6, "data-dependent-shape"]]);
+  });
 });

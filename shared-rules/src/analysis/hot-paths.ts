@@ -362,7 +362,7 @@ export class HotPaths {
     const optional = fn && this.calledOnlyWithOtherOptions(fn, depth);
     if (optional) return this.cold(owner, optional);
     // `for i in range(4):` in a self-check run once: a handful of waits, once; nothing to batch.
-    const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? this.countedPasses(loop) ?? Infinity), 1);
+    const iterations = loops.reduce((product, loop) => product * (literalRangeLength(loop, this.env.text) ?? this.writtenOutLength(loop) ?? this.countedPasses(loop) ?? Infinity), 1);
     if (iterations <= FEW_ITERATIONS)
       return this.cold(owner, `its loop at line ${this.line(innermost.loop)} runs ${iterations} times in all, outside any per-step code: a few waits, once`);
     return {
@@ -1924,6 +1924,23 @@ export class HotPaths {
     // `if i == args.n_test_samples - 1: break` over `enumerate(test_loader)`: a few batches (8 by default) run
     // through a model to save or show before training; not steps, unless it trains on them.
     return (this.countedPasses(loop) ?? Infinity) <= FEW_ITERATIONS && !this.doesStepWork(loop, false, false);
+  }
+
+  /**
+   * How many items the loop goes over when its iterable is a name for a tuple, list or set written out: bound to
+   * it once (`splits = ("train", "val")`), or a parameter that every call in this file leaves at such a default
+   * (`def min_dcf(scores, p_targets=(0.01, 0.001))`).
+   */
+  private writtenOutLength(loop: SyntaxNode): number | undefined {
+    const iterable = loopIterable(loop);
+    const name = iterable && unparenthesized(iterable);
+    if (name?.type !== "identifier") return undefined;
+    const bindings = scopeOf(name, this.env.scopes).bindings.get(this.text(name)) ?? [];
+    if (bindings.length !== 1) return undefined;
+    const [binding] = bindings;
+    const written = binding.kind === "parameter" ? (this.callsLeaveDefault(binding) ? binding.defaultValue : undefined) : binding.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
+    const items = written && unparenthesized(written);
+    return items && WRITTEN_OUT.has(items.type) && !items.children.some((item) => item.type === "list_splat") ? items.children.length : undefined;
   }
 
   /** The loop makes at most FEW_ITERATIONS passes: `range(8)`, or `if i == n_samples - 1: break` with `n_samples` 8. */

@@ -636,6 +636,14 @@ export class TensorEvidence {
         for (let i = index; i < path.length; i++) whole = elementEvidence(whole);
         return whole;
       }
+      // `train_mask, val_mask = (torch.from_numpy(raw[k]).to(device) for k in splits)`: each name gets an item.
+      if (node.type === "generator_expression" || node.type === "list_comprehension") {
+        const item = childByField(node, "body");
+        if (!item) return UNKNOWN;
+        node = unparenthesized(item);
+        index++;
+        continue;
+      }
       if (node.type !== "tuple" && node.type !== "list" && node.type !== "expression_list") break;
       const element = node.children[path[index]];
       if (!element) return UNKNOWN;
@@ -959,6 +967,8 @@ export class TensorEvidence {
         if (element && qualified !== "abs" && qualified !== "round") {
           const each = this.of(element);
           if (isTensorKind(each.kind)) return evidence(each.kind, `the ${qualified} of ${each.reason}`);
+          // `sum((y != -100).sum() for _, y in group)`: of items not known to be numbers, nothing is known.
+          return each.kind === "scalar" ? evidence("scalar", "a number") : UNKNOWN;
         }
         const args = positionalArguments(node);
         if (args.length === 1 && qualified !== "abs" && qualified !== "round") return elementEvidence(this.of(args[0]));

@@ -204,6 +204,9 @@ const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
  * A name for a mask (`mask`, `keep`, `valid`, `pos`), unless it names indices with a weaker word (`keep_idx_i`,
  * `keep_inds`: faster-rcnn's NMS output); `mask_indices` stays a mask (fairseq's boolean masks are named so).
  */
+/** Names of a mask of positives or negatives in detection code, and of the samples themselves elsewhere. */
+const SAMPLES_OR_MASK_NAME = /^(pos(itive)?s?|neg(ative)?s?)$/i;
+
 function namedLikeMask(name: string): boolean {
   return MASK_NAME.test(name) && (/mask/i.test(name) || !INDEX_NAME.test(name));
 }
@@ -290,6 +293,9 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
       if (value && depth < 4 && computesNumbers(value, context, depth)) return false;
       if (binding?.kind === "parameter" && passedIndices(binding, context, depth)) return false;
       if (holdsPositions(node, context)) return false;
+      // `pos = train_pos[:, perm]`, `neg = sample_negatives(...)`: edges or samples, not the positives' mask; the
+      // name says mask only where the value does not say otherwise.
+      if (value && SAMPLES_OR_MASK_NAME.test(context.text(node))) return depth < 4 && isBooleanMask(value, context, depth + 1);
       if (namedLikeMask(context.text(node))) return true;
       // `above = out > threshold` ... `out[above]`
       return !!value && depth < 4 && isBooleanMask(value, context, depth + 1);
