@@ -261,4 +261,54 @@ describe("cases written blind from the facts", () => {
     assert.deepStrictEqual(findings(code("edges[0, perm]")), []);
     assert.deepStrictEqual(findings(code("labels.cuda()[perm] > 0")), [[4, "blocking-host-to-device"], [6, "data-dependent-shape"]]);
   });
+
+  it("objects made by an assignment that unpacks several calls are followed like those of a plain one: `mae, hits = MAE(), HitRate()`", () => {
+    const code = (made: string) => py`
+      import torch
+      class HitRate:
+          def __init__(self):
+              self.hits = 0
+          def update(self, scores, target):
+              self.hits += (scores.argmax(-1) == target).sum().item()
+      class Count:
+          def __init__(self):
+              self.n = 0
+          def update(self, target):
+              self.n += target.size(0)
+      @torch.no_grad()
+      def evaluate(model, loader, device):
+          ${made}
+          for x, y in loader:
+              scores = model(x.to(device, non_blocking=True))
+              hits.update(scores, y.to(device, non_blocking=True))
+              count.update(y)
+          return hits.hits / count.n
+    `;
+    assert.deepStrictEqual(findings(code("count, hits = Count(), HitRate()")), [[6, "item-in-hot-path"]]);
+    assert.deepStrictEqual(findings(code("(count, hits) = (Count(), HitRate())")), [[6, "item-in-hot-path"]]);
+    assert.deepStrictEqual(findings(code("count = Count(); hits = HitRate()")), [[6, "item-in-hot-path"]]);
+  });
+
+  it("a module's tensor attribute that is no parameter or buffer stays on the host when the module moves: moving it each step is a blocking copy", () => {
+    const code = (made: string, extra = "pass") => py`
+      import torch
+      import torch.nn as nn
+      import torch.nn.functional as F
+      class Classifier(nn.Module):
+          def __init__(self, weights):
+              super().__init__()
+              self.head = nn.Linear(128, 10)
+              ${made}
+          def forward(self, x, y):
+              weight = self.class_weights.to(x.device)
+              return F.cross_entropy(self.head(x), y, weight=weight)
+          def helper(self):
+              ${extra}
+    `;
+    assert.deepStrictEqual(findings(code("self.class_weights = torch.FloatTensor(weights)")), [[10, "blocking-host-to-device"]]);
+    assert.deepStrictEqual(findings(code("self.class_weights = torch.tensor(weights)")), [[10, "blocking-host-to-device"]]);
+    // A buffer moves with the module; so may an attribute the class moves itself, or one also set on the GPU.
+    assert.deepStrictEqual(findings(code("self.register_buffer('class_weights', torch.tensor(weights))")), []);
+    assert.deepStrictEqual(findings(code("self.class_weights = torch.tensor(weights)", "self.class_weights = self.class_weights.cuda()")), []);
+  });
 });

@@ -46,9 +46,8 @@ export function methodCallsOn(call: SyntaxNode, source: InstanceSource): Instanc
     if (!chained || !RETURNS_MODULE.test(source.text.slice(method!.start, method!.end))) break;
     value = chained;
   }
-  const assignment = value.parent;
-  if (assignment?.type !== "assignment" || value.field !== "right") return [];
-  const left = childByField(assignment, "left");
+  const { assignment, left } = assignedTo(value);
+  if (!assignment) return [];
   const text = source.text;
   const found: InstanceCall[] = [];
   if (left?.type === "identifier") {
@@ -61,6 +60,20 @@ export function methodCallsOn(call: SyntaxNode, source: InstanceSource): Instanc
     callsOnSelfAttribute(left, source, found);
   }
   return found;
+}
+
+/**
+ * The assignment that binds `value`, and the target it binds it to: `v = value`, or the matching name of
+ * `a, v = other, value` (the same number of names and values).
+ */
+function assignedTo(value: SyntaxNode): { assignment?: SyntaxNode; left?: SyntaxNode } {
+  if (value.parent?.type === "assignment" && value.field === "right") return { assignment: value.parent, left: childByField(value.parent, "left") };
+  const values = value.parent;
+  const assignment = values?.parent;
+  if ((values?.type !== "expression_list" && values?.type !== "tuple") || assignment?.type !== "assignment" || values.field !== "right") return {};
+  const targets = childByField(assignment, "left");
+  if ((targets?.type !== "pattern_list" && targets?.type !== "tuple_pattern") || targets.children.length !== values.children.length) return {};
+  return { assignment, left: targets.children[values.children.indexOf(value)] };
 }
 
 /**

@@ -1407,7 +1407,12 @@ export class TensorEvidence {
         const e = this.of(value);
         // `self.sum = 0`, then `self.sum += val * n` (a meter): the number only starts what values are added to.
         if (e.kind === "scalar" && cls && this.accumulatedAttributes(cls).has(attribute)) return UNKNOWN;
-        if (e.kind !== "unknown") return e.kind === "cpu" && info!.isModule ? evidence("tensor", `\`self.${attribute}\`: ${e.reason}`) : e;
+        if (e.kind === "cpu" && info!.isModule) {
+          const hostOnly = `\`self.${attribute}\`, no parameter or buffer, stays in host memory when the module is moved`;
+          if (!this.plainHostAttribute(info!, attribute)) return evidence("tensor", `\`self.${attribute}\`: ${e.reason}`);
+          return e.reason.startsWith(hostOnly) ? e : evidence("cpu", `${hostOnly}: ${e.reason}`);
+        }
+        if (e.kind !== "unknown") return e;
       }
       // Set where nothing tells what it is (a dataclass field, a builder's result): its name may.
       if (DATA_ITERABLE_NAME.test(attribute)) return evidence("loader", `\`self.${attribute}\` is named like a data loader`);
@@ -1458,6 +1463,19 @@ export class TensorEvidence {
     const value = pair?.type === "pair" ? childByField(pair, "value") : undefined;
     const values = value ? this.of(value) : UNKNOWN;
     return values.kind === "gpu" ? { ...dict, reason: `a dict of tensors each ${values.reason}`, values } : dict;
+  }
+
+  /**
+   * A tensor attribute of a module that is no parameter or buffer stays where it was made when the module is
+   * moved (`Module.to` moves parameters and buffers only): every value the class gives it is made on the host
+   * (or made of the attribute itself without moving it), and the class changes nothing of how it is moved (`to`,
+   * `cuda`, `_apply`).
+   */
+  private plainHostAttribute(info: ClassInfo, attribute: string): boolean {
+    if (info.methods.has("to") || info.methods.has("cuda") || info.methods.has("_apply")) return false;
+    // `self.grid = Variable(self.grid)`: a value made of the attribute itself keeps it where it is, unless it moves it.
+    const keepsItWhereItIs = (value: SyntaxNode) => this.text(value).includes(`self.${attribute}`) && !/\.(cuda|to)\(/.test(this.text(value));
+    return (info.attributes.get(attribute) ?? []).every((value) => keepsItWhereItIs(value) || this.of(value).kind === "cpu");
   }
 
   /** `name.backward(...)` is called on the value that `binding` gives `name`, somewhere in its scope. */
