@@ -311,4 +311,40 @@ describe("cases written blind from the facts", () => {
     assert.deepStrictEqual(findings(code("self.register_buffer('class_weights', torch.tensor(weights))")), []);
     assert.deepStrictEqual(findings(code("self.class_weights = torch.tensor(weights)", "self.class_weights = self.class_weights.cuda()")), []);
   });
+
+  it("an attribute set a few lines up in the same method is that value there, whatever later lines make of it (faster-rcnn's grid generators)", () => {
+    const code = py`
+      import numpy as np
+      import torch
+      import torch.nn as nn
+      class GridGen(nn.Module):
+          def __init__(self, height, width):
+              super().__init__()
+              self.grid = torch.from_numpy(np.zeros([height, width, 3], dtype=np.float32))
+          def forward(self, x):
+              self.batchgrid = torch.zeros(torch.Size([x.size(0)]) + self.grid.size())
+              for i in range(x.size(0)):
+                  self.batchgrid[i] = self.grid
+              if x.is_cuda:
+                  self.batchgrid = self.batchgrid.cuda()
+              return torch.bmm(self.batchgrid.view(x.size(0), -1, 3), x)
+    `;
+    // The host-to-host fill in the loop is no copy to the GPU; moving the grid it built, on every forward pass, is.
+    assert.deepStrictEqual(findings(code), [[13, "blocking-host-to-device"]]);
+ 
+    // The latest of several assignments above wins: a state moved at the top of the loop, then replaced by the
+    // environment's next observation, is on the host again where the loop's end moves it (Lightning's PPO example).
+    const rollout = py`
+      import torch
+      class Agent(torch.nn.Module):
+          def rollout(self, env, steps):
+              for step in range(steps):
+                  self.state = self.state.to(device=self.device)
+                  action = self(self.state)
+                  next_state, done = env.step(action)
+                  self.state = torch.FloatTensor(next_state)
+                  value = self.critic(self.state.to(device=self.device))
+    `;
+    assert.ok(findings(rollout).some(([line, rule]) => line === 9 && rule === "blocking-host-to-device"));
+  });
 });

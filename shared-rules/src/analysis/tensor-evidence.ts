@@ -4,7 +4,7 @@
  * loaders. Unknown stays unknown; each rule decides whether unknown is enough to report.
  */
 import { TENSOR_METHODS } from "./tensor-methods";
-import { SyntaxNode, childByField, childrenByField, contains, nodeAt, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, contains, enclosingFunctionOf, nodeAt, ownString, parameterName, returnStatementsOf, unparenthesized } from "../syntax";
 import type { ArgumentKind } from "./cross-file";
 import { Binding, Scope, Scopes, assignedValue, identifiersNamed, previousBinding, resolveBinding, scopeOf } from "./scopes";
 import { CLASS_NAME, COUNTER_NAME, CPU_DEVICE_NAME, DATA_ITERABLE_NAME, DEVICE_GETTER, DEVICE_NAME, DICT_NAME, FLAG_PARAMETER_NAME, HOST_TENSOR_TYPE, HYPERPARAMETER_NAME, INTEGER_PARAMETER_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, SIZE_PARAMETER_NAME, RETURNS_MODULE, STRING_PARAMETER_NAME, TOKENIZER_NAME, lastName } from "./names";
@@ -1403,7 +1403,16 @@ export class TensorEvidence {
       const cls = enclosingClass(node);
       const info = cls ? this.env.classes.get(cls) : undefined;
       if (info?.tensorAttributes.has(attribute)) return evidence("tensor", `\`self.${attribute}\` is a parameter or buffer`);
+      // `self.grid = torch.zeros(...)` a few lines up in the same method, on every path here: that value, whatever
+      // later lines or other methods make of the attribute.
+      const method = enclosingFunctionOf(node);
+      const setHere = (info?.attributes.get(attribute) ?? []).filter((value) => method && value.end <= node.start && enclosingFunctionOf(value) === method && value.parent?.type === "assignment" && reachesAlways(value.parent, node));
+      const last = setHere.reduce<SyntaxNode | undefined>((found, value) => (!found || value.start > found.start ? value : found), undefined);
+      const latest = last ? this.of(last) : UNKNOWN;
+      if (latest.kind !== "unknown") return latest;
       for (const value of info?.attributes.get(attribute) ?? []) {
+        // `self.src_len = None` in `__init__`: a place kept for a value set later, which says nothing of it.
+        if (isNoneNode(value)) continue;
         const e = this.of(value);
         // `self.sum = 0`, then `self.sum += val * n` (a meter): the number only starts what values are added to.
         if (e.kind === "scalar" && cls && this.accumulatedAttributes(cls).has(attribute)) return UNKNOWN;
