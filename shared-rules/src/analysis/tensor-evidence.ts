@@ -1490,14 +1490,28 @@ export class TensorEvidence {
   /** `name.backward(...)` is called on the value that `binding` gives `name`, somewhere in its scope. */
   private differentiated(binding: Binding): boolean {
     const scope = scopeOf(binding.node, this.env.scopes).node;
-    const call = `${binding.name}.backward(`;
-    const text = this.env.text;
-    for (let at = text.indexOf(call, scope.start); at >= 0 && at < scope.end; at = text.indexOf(call, at + call.length)) {
-      const use = nodeAt(scope, at);
-      if (use.type === "identifier" && use.start === at && use.field !== "attribute" && resolveBinding(binding.name, at, scopeOf(use, this.env.scopes)) === binding) return true;
-    }
-    return false;
+    const uses = this.backwardReceivers(scope).get(binding.name);
+    return !!uses?.some((use) => resolveBinding(binding.name, use.start, scopeOf(use, this.env.scopes)) === binding);
   }
+
+  /** The plain names that `.backward(` is called on in `scope` (`loss.backward()`, not `self.loss.backward()`), by name; one pass over its text. */
+  private backwardReceivers(scope: SyntaxNode): Map<string, SyntaxNode[]> {
+    let found = this.backwardCalls.get(scope);
+    if (found) return found;
+    found = new Map();
+    const text = this.env.text;
+    const call = /\.backward\(/g;
+    call.lastIndex = scope.start;
+    for (let match = call.exec(text); match && match.index < scope.end; match = call.exec(text)) {
+      const receiver = nodeAt(scope, match.index - 1);
+      if (receiver.type !== "identifier" || receiver.end !== match.index || receiver.field === "attribute") continue;
+      const name = text.slice(receiver.start, receiver.end);
+      found.set(name, [...(found.get(name) ?? []), receiver]);
+    }
+    this.backwardCalls.set(scope, found);
+    return found;
+  }
+  private readonly backwardCalls = new Map<SyntaxNode, Map<string, SyntaxNode[]>>();
 
   private ofSubscript(node: SyntaxNode): Evidence {
     const value = childByField(node, "value");

@@ -253,7 +253,7 @@ export const implicitHostRead: Rule = {
         // output, as does a container that is read with a string key (`outputs["logits"]`).
         node.tokens.forEach((token, i) => {
           const container = (token === "in" || token === "not in") && !isStringValue(node.children[i]) && node.children[i + 1];
-          if (container && !readWithStringKey(container)) reportValue(node, container, "membership");
+          if (container && isTensorEvidence(evidenceOf(container), context) && !readWithStringKey(container)) reportValue(node, container, "membership");
         });
       },
       subscript(node) {
