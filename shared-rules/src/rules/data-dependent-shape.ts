@@ -200,13 +200,13 @@ export const dataDependentShape: Rule = {
 /** Expressions that make integer indices out of a mask. */
 const INDEX_RESULT = /\b(nonzero|argwhere)\s*\(|\.(long|int)\(\)/;
 
+/** Names of a mask of positives or negatives in detection code, and of the samples themselves elsewhere. */
+const SAMPLES_OR_MASK_NAME = /^(pos(itive)?s?|neg(ative)?s?)$/i;
+
 /**
  * A name for a mask (`mask`, `keep`, `valid`, `pos`), unless it names indices with a weaker word (`keep_idx_i`,
  * `keep_inds`: faster-rcnn's NMS output); `mask_indices` stays a mask (fairseq's boolean masks are named so).
  */
-/** Names of a mask of positives or negatives in detection code, and of the samples themselves elsewhere. */
-const SAMPLES_OR_MASK_NAME = /^(pos(itive)?s?|neg(ative)?s?)$/i;
-
 function namedLikeMask(name: string): boolean {
   return MASK_NAME.test(name) && (/mask/i.test(name) || !INDEX_NAME.test(name));
 }
