@@ -739,6 +739,22 @@ export function forEachNode(root: SyntaxNode, visit: (node: SyntaxNode) => void)
   }
 }
 
+/** Searches `root`, skipping nested functions and classes, and nested `for`/`while` loops too when `skipLoops`. */
+export function someNode(root: SyntaxNode, predicate: (node: SyntaxNode) => boolean, skipLoops = false): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (predicate(node)) return true;
+    for (let i = 0; i < node.children.length; i++) {
+      const child = node.children[i];
+      if (child.type === "function_definition" || child.type === "class_definition") continue;
+      if (skipLoops && (child.type === "for_statement" || child.type === "while_statement")) continue;
+      stack.push(child);
+    }
+  }
+  return false;
+}
+
 /** The innermost node whose range holds `offset` (a node ending at `offset` does not). */
 export function nodeAt(root: SyntaxNode, offset: number): SyntaxNode {
   let node = root;

@@ -3,7 +3,7 @@
  * once per training step; a periodic guard (`if step % 100 == 0:`) or the body of an epoch loop outside
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
-import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, topLevelStatementOf, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, someNode, topLevelStatementOf, unparenthesized } from "../syntax";
 import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, ENVIRONMENT_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, OFF_LITERAL, optionGetattrReads, optionReads, setsAnyOption,
@@ -278,7 +278,7 @@ export class HotPaths {
   coldThroughout(fn: SyntaxNode): boolean {
     if (this.unreferencedClassAround(fn)) return true;
     // The walk first: a function's context may ask for its callers' contexts, a loop is found by looking.
-    if (this.someNode(fn, (node) => LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node)))) return false;
+    if (someNode(fn, (node) => LOOP_TYPES.has(node.type) || (node.type === "with_statement" && this.isGraphCapture(node)))) return false;
     return !this.functionContext(fn).hot;
   }
 
@@ -492,7 +492,7 @@ export class HotPaths {
   /** The loop's body yields (not in a nested function): a generator's loop runs one iteration per item taken. */
   private yieldsInBody(loop: SyntaxNode): boolean {
     const body = childByField(loop, "body");
-    return !!body && this.someNode(body, (node) => node.type === "yield");
+    return !!body && someNode(body, (node) => node.type === "yield");
   }
 
   /**
@@ -509,7 +509,7 @@ export class HotPaths {
       const name = this.text(left);
       const scope = enclosingFunctionOf(call) ?? this.env.root;
       let found: SiteContext | undefined;
-      this.someNode(scope, (node) => {
+      someNode(scope, (node) => {
         if (node.type !== "call" || this.text(childByField(node, "function")!) !== "next") return false;
         const [argument] = positionalArguments(node);
         if (!argument || this.text(argument) !== name) return false;
@@ -727,7 +727,7 @@ export class HotPaths {
     const decorated = fn.parent?.type === "decorated_definition" ? fn.parent : undefined;
     if (!decorated?.children.some((decorator) => decorator.type === "decorator" && /^@\s*(functools\.)?(lru_cache|cache|cached_property)\b/.test(this.text(decorator)))) return false;
     const parameters = new Set((childByField(fn, "parameters")?.children ?? []).map((parameter) => parameterName(parameter)).filter((name): name is SyntaxNode => !!name).map((name) => this.text(name)));
-    return !this.someNode(fn, (node) => {
+    return !someNode(fn, (node) => {
       if (node.type !== "attribute") return false;
       const object = childByField(node, "object")!;
       return object.type === "identifier" && parameters.has(this.text(object)) && /^(device|dtype|shape|to|cuda|size|numel|dim)$/.test(this.text(childByField(node, "attribute")!));
@@ -1940,7 +1940,7 @@ export class HotPaths {
     const [binding] = bindings;
     const written = binding.kind === "parameter" ? (this.callsLeaveDefault(binding) ? binding.defaultValue : undefined) : binding.kind === "assign" && binding.unpackPath.length === 0 ? binding.value : undefined;
     const items = written && unparenthesized(written);
-    return items && WRITTEN_OUT.has(items.type) && !items.children.some((item) => item.type === "list_splat") ? items.children.length : undefined;
+    return items && WRITTEN_OUT.has(items.type) ? writtenOutCount(items) : undefined;
   }
 
   /** The loop makes at most FEW_ITERATIONS passes: `range(8)`, or `if i == n_samples - 1: break` with `n_samples` 8. */
@@ -2065,7 +2065,7 @@ export class HotPaths {
   private containsStepLoop(loop: SyntaxNode): boolean {
     const body = childByField(loop, "body");
     if (!body) return false;
-    return this.someNode(body, (node) => {
+    return someNode(body, (node) => {
       if (node.type === "for_statement" || node.type === "while_statement") {
         const trains = (this.iteratesData(node) && !this.trainsAfter(node)) || (this.doesStepWork(node, false, false) && !this.countsMicroBatches(node));
         return trains && !this.underPeriodicGuard(node, loop);
@@ -2235,7 +2235,7 @@ export class HotPaths {
     this.functionHasStepLoop.set(fn, false);
     const body = childByField(fn, "body");
     // A loop over the micro-batches of one step is part of that step: the function still runs once per step.
-    const result = !!body && this.someNode(body, (node) => {
+    const result = !!body && someNode(body, (node) => {
       if (node.type === "for_statement" || node.type === "while_statement") return !this.countsMicroBatches(node) && (this.iteratesData(node) || this.doesStepWork(node, false, true));
       if (node.type !== "call" || loopStatementAround(node)) return false;
       const callee = this.localFunction(node);
@@ -2366,7 +2366,7 @@ export class HotPaths {
 
   /** `block` runs a backward pass or an optimizer step (`loss.backward()`, `optimizer.step()`, `scaler.step(optimizer)`), in nested loops too. */
   private trains(block: SyntaxNode): boolean {
-    return this.someNode(block, (node) => this.isTrainingCall(node));
+    return someNode(block, (node) => this.isTrainingCall(node));
   }
 
   /**
@@ -2380,8 +2380,8 @@ export class HotPaths {
       cached = false;
       const body = childByField(loop, "body");
       // Training in a loop of its own after this one (the next loader's steps) is not this loop's step.
-      const trainsOnce = (statement: SyntaxNode) => !LOOP_TYPES.has(statement.type) && this.someNode(statement, (node) => this.isTrainingCall(node), true);
-      if (body && !this.someNode(body, (node) => this.stepsOptimizer(node))) {
+      const trainsOnce = (statement: SyntaxNode) => !LOOP_TYPES.has(statement.type) && someNode(statement, (node) => this.isTrainingCall(node), true);
+      if (body && !someNode(body, (node) => this.stepsOptimizer(node))) {
         for (let child = loop, block = loop.parent; block && block.type !== "function_definition" && block.type !== "module"; child = block, block = block.parent) {
           if (block.type === "block" && block.children.slice(block.children.indexOf(child) + 1).some(trainsOnce)) {
             cached = true;
@@ -2400,7 +2400,7 @@ export class HotPaths {
   private trainsBeside(guard: SyntaxNode): boolean {
     const loop = loopStatementAround(guard);
     const body = loop && childByField(loop, "body");
-    return !!body && this.someNode(body, (node) => !contains(guard, node) && this.isTrainingCall(node));
+    return !!body && someNode(body, (node) => !contains(guard, node) && this.isTrainingCall(node));
   }
 
   private isTrainingCall(node: SyntaxNode): boolean {
@@ -2462,7 +2462,7 @@ export class HotPaths {
     let runs = this.modelRunners.get(fn);
     if (runs === undefined) {
       const body = childByField(fn, "body");
-      this.modelRunners.set(fn, (runs = !!body && this.someNode(body, (node) => node.type === "call" && this.runsModel(node), true)));
+      this.modelRunners.set(fn, (runs = !!body && someNode(body, (node) => node.type === "call" && this.runsModel(node), true)));
     }
     return runs;
   }
@@ -2517,24 +2517,9 @@ export class HotPaths {
 
   private someDirectNode(loop: SyntaxNode, predicate: (node: SyntaxNode) => boolean, directOnly: boolean): boolean {
     const body = childByField(loop, "body");
-    return !!body && this.someNode(body, predicate, directOnly);
+    return !!body && someNode(body, predicate, directOnly);
   }
 
-  /** Searches `root`, skipping nested functions and classes, and nested `for`/`while` loops too when `skipLoops`. */
-  private someNode(root: SyntaxNode, predicate: (node: SyntaxNode) => boolean, skipLoops = false): boolean {
-    const stack = [root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (predicate(node)) return true;
-      for (let i = 0; i < node.children.length; i++) {
-        const child = node.children[i];
-        if (child.type === "function_definition" || child.type === "class_definition") continue;
-        if (skipLoops && (child.type === "for_statement" || child.type === "while_statement")) continue;
-        stack.push(child);
-      }
-    }
-    return false;
-  }
 
   /** If `ancestor` is a periodic guard and `child` the branch that runs only on guarded steps, the guard. */
   private periodicGuardAbove(ancestor: SyntaxNode, child: SyntaxNode, site: SyntaxNode): SyntaxNode | undefined {
@@ -2758,7 +2743,7 @@ export class HotPaths {
     if (!branch) return false;
     const name = this.text(counter);
     // Once per run of the branch: not inside a loop of its own, which may run no times.
-    return this.someNode(branch, (node) => {
+    return someNode(branch, (node) => {
       if (node.type !== "augmented_assignment" || node.tokens[0] !== "+=") return false;
       const left = childByField(node, "left");
       const right = childByField(node, "right");
@@ -2775,7 +2760,7 @@ export class HotPaths {
   private rebuildsCache(condition: SyntaxNode, branch = consequenceOf(condition)): boolean {
     if (!branch) return false;
     const tested = new Set<string>();
-    this.someNode(condition, (node) => {
+    someNode(condition, (node) => {
       const value = node.type === "subscript" ? childByField(node, "value") : undefined;
       if (isSelfAttribute(node, this.env.text) || (value && isSelfAttribute(value, this.env.text))) tested.add(this.text(node));
       // `if not hasattr(self, "queue_lr"): self.queue_lr = torch.zeros(...).cuda()`
@@ -2798,7 +2783,7 @@ export class HotPaths {
       const name = callee === "setattr" ? (first && this.text(first) === "self" ? second : undefined) : /^self\.register_(buffer|parameter)$/.test(callee) ? first : undefined;
       return !!name && isStringNode(name) && tested.has(`self.${stringValue(this.text(name))}`);
     };
-    return assignsInBlock(branch, setsTested) || this.someNode(branch, registersTested);
+    return assignsInBlock(branch, setsTested) || someNode(branch, registersTested);
   }
 
   /**
@@ -2823,7 +2808,7 @@ export class HotPaths {
     const clears = (left: SyntaxNode, right: SyntaxNode | undefined) => left.type === "identifier" && this.text(left) === name && right?.type === "false";
     const loop = loopStatementAround(flag);
     if (!loop || !assignsInBlock(branch, clears)) return false;
-    return !this.someNode(loop, (node) => {
+    return !someNode(loop, (node) => {
       if (node.type !== "assignment") return false;
       const left = childByField(node, "left");
       const right = childByField(node, "right");
@@ -2848,7 +2833,7 @@ export class HotPaths {
       const amount = change?.type === "augmented_assignment" && change.tokens[0] === "+=" ? childByField(change, "right") : undefined;
       return !!amount && named(childByField(change!, "left")) && unparenthesized(amount).type === "integer" && Number(this.text(amount)) > 0;
     });
-    return countsUp && !this.someNode(loop, (node) => node.type === "assignment" && named(childByField(node, "left")));
+    return countsUp && !someNode(loop, (node) => node.type === "assignment" && named(childByField(node, "left")));
   }
 
   /**
@@ -2864,7 +2849,7 @@ export class HotPaths {
     if (!count || !mark || (count.type !== "identifier" && count.type !== "attribute") || (mark.type !== "identifier" && mark.type !== "attribute")) return false;
     const [countText, markText] = [this.text(count), this.text(mark)];
     const loop = loopStatementAround(test);
-    return !!loop && this.someNode(loop, (node) => {
+    return !!loop && someNode(loop, (node) => {
       if (node.type !== "assignment") return false;
       const left = childByField(node, "left");
       const right = childByField(node, "right");
@@ -2913,7 +2898,7 @@ export class HotPaths {
       return !!fnName && (/(^|_)step$/.test(this.text(fnName)) || STEP_HOOK.test(this.text(fnName)));
     }
     // A number computed from the step counter: `ni = i + nb * epoch`, then `if ni < 3:`.
-    const computed = (value: SyntaxNode) => unparenthesized(value).type === "binary_operator" && this.someNode(value, (part) => part.type === "identifier" && this.countsSteps(part, test));
+    const computed = (value: SyntaxNode) => unparenthesized(value).type === "binary_operator" && someNode(value, (part) => part.type === "identifier" && this.countsSteps(part, test));
     if (binding?.kind === "assign" && this.assignedTest(node, raw, computed)) return true;
     let loop = test.parent;
     while (loop && !LOOP_TYPES.has(loop.type) && loop.type !== "function_definition") loop = loop.parent;
@@ -3108,6 +3093,10 @@ export function loopStatementAround(node: SyntaxNode): SyntaxNode | undefined {
 /** How many iterations of loops outside per-step code are too few to report: a self-check's `range(4)`. */
 const FEW_ITERATIONS = 10;
 const WRITTEN_OUT = new Set(["tuple", "list", "set", "expression_list"]);
+/** How many items a tuple, list or set written out holds; undefined when one is unpacked into it (`*rest`). */
+function writtenOutCount(items: SyntaxNode): number | undefined {
+  return items.children.some((item) => item.type === "list_splat") ? undefined : items.children.length;
+}
 
 /**
  * How many times `for _ in range(N)` or `range(a, b)` with integer literals runs, or a loop over the items of a
@@ -3116,7 +3105,7 @@ const WRITTEN_OUT = new Set(["tuple", "list", "set", "expression_list"]);
 function literalRangeLength(loop: SyntaxNode, text: string): number | undefined {
   const iterable = loopIterable(loop);
   const call = iterable && unparenthesized(iterable);
-  if (call && WRITTEN_OUT.has(call.type)) return call.children.some((item) => item.type === "list_splat") ? undefined : call.children.length;
+  if (call && WRITTEN_OUT.has(call.type)) return writtenOutCount(call);
   const callee = call?.type === "call" ? childByField(call, "function") : undefined;
   if (!call || !callee || text.slice(callee.start, callee.end) !== "range") return undefined;
   const bounds = positionalArguments(call).map((bound) => unparenthesized(bound));

@@ -1506,7 +1506,9 @@ export class TensorEvidence {
       const receiver = nodeAt(scope, match.index - 1);
       if (receiver.type !== "identifier" || receiver.end !== match.index || receiver.field === "attribute") continue;
       const name = text.slice(receiver.start, receiver.end);
-      found.set(name, [...(found.get(name) ?? []), receiver]);
+      const uses = found.get(name);
+      if (uses) uses.push(receiver);
+      else found.set(name, [receiver]);
     }
     this.backwardCalls.set(scope, found);
     return found;
@@ -1702,6 +1704,12 @@ export function stringValue(literal: string): string {
   return match ? match[2] : literal;
 }
 
+/** `name["key"]`: the identifier `use` is subscripted with a string key, as a dict is. */
+export function indexedWithStringKey(use: SyntaxNode): boolean {
+  const parent = use.parent;
+  return use.field === "value" && parent?.type === "subscript" && childrenByField(parent, "subscript").some((index) => isStringNode(unparenthesized(index)));
+}
+
 /** A string literal (`"a"`, `f"{x}"`, `"a" "b"`), possibly parenthesised. */
 export function isStringNode(node: SyntaxNode): boolean {
   const inner = unparenthesized(node);
@@ -1827,8 +1835,7 @@ function pythonValueUse(parameter: Binding, fn: SyntaxNode, env: EvidenceEnviron
     // `cache.get("offset")`, `cache["offset"]`: a dict.
     const method = use.field === "object" && parent?.type === "attribute" && parent.parent?.type === "call" ? childByField(parent, "attribute") : undefined;
     if (method && MAPPING_METHODS.has(text.slice(method.start, method.end))) return { kind: "container", reason: "used as a dict", mapping: true };
-    if (use.field === "value" && parent?.type === "subscript" && childrenByField(parent, "subscript").some((index) => isStringNode(unparenthesized(index))))
-      return { kind: "container", reason: "indexed with a string key", mapping: true };
+    if (indexedWithStringKey(use)) return { kind: "container", reason: "indexed with a string key", mapping: true };
     let operand = use;
     while (operand.parent && (operand.parent.type === "binary_operator" || operand.parent.type === "unary_operator" || operand.parent.type === "parenthesized_expression")) operand = operand.parent;
     const context = operand.parent;

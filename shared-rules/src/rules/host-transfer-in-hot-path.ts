@@ -1,5 +1,5 @@
 import type { Fix, Rule, RuleContext } from "../rule";
-import { SyntaxNode, childByField, contains, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, contains, someNode, unparenthesized } from "../syntax";
 import { argumentList, calleeName, gpuAssumption, isTrueLiteral, keyword, mayBeGpuTensor, methodCall, positional, shortText } from "./support";
 import { declaredShared, enclosingLoop, enclosingScope, identifierUses, inNestedScope, inTry, statementOf, useKind } from "../fixes/facts";
 import { insertLinesAfter } from "../fixes/indentation";
@@ -136,7 +136,9 @@ function feedsEnvironmentStep(node: SyntaxNode, context: RuleContext): boolean {
       const statement = parent.parent?.type === "expression_statement" ? parent.parent : undefined;
       if (target?.type !== "identifier" || !statement) return false;
       const name = context.text(target);
-      return statementsAfter(statement).some((next) => someCall(next, (call) => isEnvironmentStep(call, context.analysis.source.text) && argumentList(call).some((argument) => context.text(argument) === name)));
+      const stepsWith = (call: SyntaxNode) => call.type === "call" && isEnvironmentStep(call, context.analysis.source.text) && argumentList(call).some((argument) => context.text(argument) === name);
+      // A function or class defined after it runs when it is called, not there.
+      return statementsAfter(statement).some((next) => next.type !== "function_definition" && next.type !== "class_definition" && someNode(next, stepsWith));
     }
     if (!EXPRESSION_PART.has(parent.type)) return false;
   }
@@ -166,15 +168,6 @@ function statementsAfter(statement: SyntaxNode): SyntaxNode[] {
 const STATEMENTS_TO_ENVIRONMENT_STEP = 6;
 const EXPRESSION_PART = new Set(["call", "attribute", "argument_list", "keyword_argument", "parenthesized_expression", "subscript"]);
 
-function someCall(root: SyntaxNode, test: (call: SyntaxNode) => boolean): boolean {
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === "call" && test(node)) return true;
-    if (node.type !== "function_definition" && node.type !== "class_definition") stack.push(...node.children);
-  }
-  return false;
-}
 
 const FRESH_METHOD = /^(argmax|argmin|softmax|log_softmax|sigmoid|tanh|relu|exp|log|abs|neg|sum|mean|prod|cumsum|clone|eq|ne|lt|gt|le|ge|round|floor|ceil|topk|sort|add|sub|mul|div|matmul|pow|clamp)$/;
 /** Methods that return a view of (or the same object as) their receiver: fresh when the receiver is. */

@@ -1,8 +1,8 @@
 import type { Fix, Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
-import { resolveBinding, scopeOf } from "../analysis/scopes";
+import { identifiersNamed, resolveBinding, scopeOf } from "../analysis/scopes";
 import { truthReads } from "../fixes/facts";
-import { isStringNode } from "../analysis/tensor-evidence";
+import { indexedWithStringKey, isStringNode } from "../analysis/tensor-evidence";
 import { safeFixes } from "../fixes/edits";
 import { clampFix, conditionSelectFixes } from "../fixes/value-select";
 import { argumentList, calleeName, gpuAssumption, isTensorEvidence, keyword, positional, shortText } from "./support";
@@ -132,8 +132,8 @@ export const implicitHostRead: Rule = {
       const inner = unparenthesized(container);
       if (inner.type !== "identifier") return false;
       const scope = scopeOf(inner, context.analysis.scopes).node;
-      const text = context.analysis.source.text.slice(scope.start, scope.end);
-      return new RegExp(`(^|[^\\w.])${context.text(inner)}\\s*\\[\\s*[rbfu]*["']`).test(text);
+      for (const use of identifiersNamed(context.analysis.source.text, context.text(inner), scope)) if (indexedWithStringKey(use)) return true;
+      return false;
     }
 
     const conditionOf = (keyword: string) => (node: SyntaxNode) => {

@@ -140,14 +140,18 @@ function reportScalerCall(node: SyntaxNode, context: RuleContext): void {
   const callee = unparenthesized(childByField(node, "function")!);
   if (callee.type !== "identifier" && callee.type !== "attribute") return;
   const [loss, optimizer] = positional(node);
-  if (!loss || !optimizer || !OPTIMIZER_NAME.test(context.text(optimizer))) return;
+  if (!loss || !optimizer || !OPTIMIZER_ARGUMENT.test(context.text(optimizer))) return;
   // A wrapper made in this file is a class whose `__call__` the analysis follows; a `GradScaler` is not callable.
   if (gradScaler(callee, context) !== "named" || optimizerFusion(optimizer, context) === "fused") return;
   const assumption = ` (if \`${shortText(callee, context, 30)}\` wraps an enabled \`GradScaler\`, as timm's \`NativeScaler\` does)`;
   context.report({ node, range: { start: node.start, end: childByField(node, "arguments")!.start }, messageId: "scalerCall", data: { expression: shortText(node, context), assumption } });
 }
 
-const OPTIMIZER_NAME = /(^|[._])(optim|optimizer|opt)(_\w+)?$/i;
+/**
+ * The optimizer passed to a scaler's call (`optimizer`, `self.optimizer`, `opt_d`), by name. Narrower than
+ * `OPTIMIZER_NAME` of `names.ts`, which names what `.step()` is called on and so also takes scalers.
+ */
+const OPTIMIZER_ARGUMENT = /(^|[._])(optim|optimizer|opt)(_\w+)?$/i;
 
 /**
  * Is `receiver` a `GradScaler`? "enabled": made in this file (or assigned to `self.scaler`) without `enabled=`
