@@ -347,4 +347,242 @@ describe("cases written blind from the facts", () => {
     `;
     assert.ok(findings(rollout).some(([line, rule]) => line === 9 && rule === "blocking-host-to-device"));
   });
+
+  describe("code a step loop reaches without calling it by a `def`'s name", () => {
+    it("a lambda bound to a name runs where a hot path calls it, and its parameter is what every call passes", () => {
+      const code = py`
+        import torch
+        to_np = lambda t: t.detach().cpu().numpy()
+        scalar = lambda t: t.item()
+        rounded = lambda v: round(v.item(), 2)
+        def train(model, loader, optimizer, device):
+            for x, y in loader:
+                out = model(x.to(device, non_blocking=True))
+                loss = torch.nn.functional.cross_entropy(out, y.to(device, non_blocking=True))
+                loss.backward()
+                optimizer.step()
+                preds = to_np(out.argmax(1))
+                print(scalar(loss))
+        def evaluate(model, loader):
+            get = lambda b: b.cpu()
+            for x in loader:
+                res = get(model(x.cuda(non_blocking=True)))
+      `;
+      // `rounded` is never called: a lambda nothing calls runs nowhere hot.
+      assert.deepStrictEqual(findings(code), [
+        [2, "host-transfer-in-hot-path"],
+        [3, "item-in-hot-path"],
+        [14, "host-transfer-in-hot-path"],
+      ]);
+      const messages = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings.map((f) => f.message);
+      // What every call passes is a model's output on the GPU: no "if it is a CUDA tensor" in the message.
+      assert.match(messages[0], /in the lambda `to_np` \(line 2\), called at line 11 in the step loop of `train\(\)`/);
+      assert.doesNotMatch(messages[0], /\(if /);
+    });
+
+    it("a lambda that every call gives a Python number or a host array stays quiet; one called only outside loops too", () => {
+      const code = py`
+        import numpy as np
+        import torch
+        fmt = lambda v: v.item()
+        listed = lambda a: a.tolist()
+        def train(model, loader, optimizer):
+            for step, (x, y) in enumerate(loader):
+                loss = model(x.cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                fmt(np.float32(step))
+                listed(np.arange(4))
+            last = lambda t: t.item()
+            print(last(loss))
+      `;
+      assert.deepStrictEqual(findings(code), []);
+    });
+
+    it("a module hook runs on every forward pass: a method, `partial` of one, a factory's closure, a lambda; a backward hook on every backward pass", () => {
+      const code = py`
+        from functools import partial
+        import torch
+        import torch.nn as nn
+        class Recorder:
+            def __init__(self, model):
+                self.means = {}
+                for name, module in model.named_modules():
+                    module.register_forward_hook(partial(self._hook, name))
+                    module.register_forward_hook(self._make_hook(name))
+            def _hook(self, name, module, inputs, output):
+                self.means[name] = output.detach().mean().item()
+            def _make_hook(self, name):
+                def hook(module, inputs, output):
+                    print(output.norm().item())
+                return hook
+            def summary(self):
+                return {k: v for k, v in self.means.items()}
+        def attach(model, log):
+            def monitor(module, grad_input, grad_output):
+                log.append(grad_output[0].norm().item())
+            return [m.register_full_backward_hook(monitor) for m in model.modules()]
+        @torch.no_grad()
+        def features(model, layer, loader):
+            feats = []
+            layer.register_forward_hook(lambda m, i, o: feats.append(o.flatten(1).cpu()))
+            for x in loader:
+                model(x)
+            return torch.cat(feats)
+      `;
+      assert.deepStrictEqual(findings(code), [
+        [11, "item-in-hot-path"],
+        [14, "item-in-hot-path"],
+        [20, "item-in-hot-path"],
+        [25, "host-transfer-in-hot-path"],
+      ]);
+      const messages = lintSource(code, { config: resolveConfig({}, process.cwd()) }).findings.map((f) => `${f.line} ${f.message}`);
+      assert.match(messages[0], /^11 .*a hook that `register_forward_hook` registers at line 8 .* on every forward pass/);
+      assert.match(messages[2], /^20 .*a hook that `register_full_backward_hook` registers at line 21 .* on every backward pass/);
+    });
+
+    it("a function called through a name bound to `partial(f, ...)` runs where that name is called", () => {
+      const code = py`
+        from collections import defaultdict
+        from functools import partial
+        import torch
+        def record(history, key, value: torch.Tensor):
+            history[key].append(value.item())
+        def report(history, key, value: torch.Tensor):
+            history[key].append(value.item())
+        def train(model, loader, optimizer):
+            history = defaultdict(list)
+            log_loss = partial(record, history, "loss")
+            log_once = partial(report, history, "final")
+            for x, y in loader:
+                loss = model(x.cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                log_loss(loss)
+            log_once(loss)
+      `;
+      // `report` is called through its partial once, after the loop.
+      assert.deepStrictEqual(findings(code), [[5, "item-in-hot-path"]]);
+    });
+  });
+
+  describe("what a plain class of the file returns", () => {
+    it("a method called on an instance, or the instance called (`__call__`), returns what the class's code returns", () => {
+      const code = py`
+        import torch
+        class Matcher:
+            def __call__(self, iou):
+                values, matches = iou.max(dim=0)
+                return torch.where(values > 0.5, matches, torch.full_like(matches, -1))
+        class Task:
+            def __init__(self, n, device="cuda"):
+                self.obs = torch.zeros(n, 4, device=device)
+                self.done = torch.zeros(n, device=device)
+            def step(self, actions):
+                return self.obs, self.done
+        class Loss(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.matcher = Matcher()
+            def forward(self, iou, logits):
+                matched = self.matcher(iou)
+                foreground = matched >= 0
+                return logits[foreground].sum()
+        @torch.no_grad()
+        def collect(task: Task, policy, steps: int):
+            obs = task.obs
+            for _ in range(steps):
+                obs, done = task.step(policy(obs))
+                finished = (done > 0).nonzero()
+      `;
+      assert.deepStrictEqual(findings(code), [
+        [19, "data-dependent-shape"],
+        [25, "data-dependent-shape"],
+      ]);
+    });
+  });
+
+  describe("a script that never mentions a device", () => {
+    const script = (setup: string) => py`
+      import torch
+      import torch.nn as nn
+      ${setup}
+      model = nn.Linear(2, 1)
+      optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+      X = torch.randn(256, 2)
+      y = torch.randn(256, 1)
+      for epoch in range(10):
+          for start in range(0, 256, 32):
+              loss = nn.functional.mse_loss(model(X[start:start + 32]), y[start:start + 32])
+              optimizer.zero_grad()
+              loss.backward()
+              optimizer.step()
+              print(loss.item())
+    `;
+
+    it("runs its model on the CPU: the model's outputs are tensors of unknown device, and nothing says GPU", () => {
+      assert.deepStrictEqual(findings(script("")), []);
+    });
+
+    it("is reported once anything may place the model: a device, a changed default device, a framework that places models", () => {
+      assert.deepStrictEqual(findings(script('model_device = "cuda"')), [[14, "item-in-hot-path"]]);
+      assert.deepStrictEqual(findings(script('torch.set_default_device("cuda")')), [[14, "item-in-hot-path"]]);
+      assert.deepStrictEqual(findings(script("import accelerate")), [[14, "item-in-hot-path"]]);
+    });
+  });
+
+  describe("what inference code hands from one step to the next", () => {
+    it("a TorchServe handler's `postprocess(data)` gets what its `inference` returns: a TorchScript model's output", () => {
+      const handler = (model: string) => py`
+        import torch
+        import torch.nn.functional as F
+        from ts.torch_handler.base_handler import BaseHandler
+        class Classifier(BaseHandler):
+            def initialize(self, context):
+                self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+                self.model = ${model}
+            def inference(self, data, *args, **kwargs):
+                with torch.no_grad():
+                    return self.model(data)
+            def postprocess(self, data):
+                top_p, top_idx = F.softmax(data, dim=1).topk(5, dim=1)
+                return [top_p[i].tolist() for i in range(top_p.size(0))]
+      `;
+      assert.deepStrictEqual(findings(handler('torch.jit.load("model.pt", map_location=self.device)')), [[13, "host-transfer-in-hot-path"]]);
+      // What a handler's model is, nothing says: its output may be anything, and the loop is no step loop.
+      assert.deepStrictEqual(findings(handler("load_model()")), []);
+    });
+
+    it("`top = sims.topk(k)`, then `top.indices`: the named tuple's tensors through a name, as through the call", () => {
+      // The file mentions a device: its tensors of unknown device may be on it.
+      const code = py`
+        import torch
+        DEVICE = torch.device("cuda")
+        @torch.no_grad()
+        def knn_search(gallery: torch.Tensor, queries: torch.Tensor, k: int = 5):
+            results = []
+            for q in queries:
+                top = (gallery @ q).topk(k)
+                results.append(top.indices.tolist())
+                stats = summarize(q)
+                results.append(stats.indices)
+            return results
+      `;
+      assert.deepStrictEqual(findings(code), [[8, "host-transfer-in-hot-path"]]);
+    });
+
+    it("an image made a tensor with `to_tensor` is in host memory: moving it in a step loop is a blocking copy", () => {
+      const code = py`
+        import torch
+        from torchvision.transforms import functional as TF
+        def train(model, images, optimizer, device):
+            for image in images:
+                x = TF.to_tensor(image).to(device)
+                loss = model(x[None]).mean()
+                loss.backward()
+                optimizer.step()
+      `;
+      assert.deepStrictEqual(findings(code), [[5, "blocking-host-to-device"]]);
+    });
+  });
 });

@@ -11,7 +11,7 @@ import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName, mayDefineOptions, mentionsADevice, optionWrites, setsAnyOption } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, PLACING_FRAMEWORK, attributeWrites, lastName, mayDefineOptions, mentionsADevice, optionWrites, setsAnyOption } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -359,8 +359,6 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
 
 /** `os.environ["CUDA_VISIBLE_DEVICES"] = ""`: no GPU is visible to the process (pytorch-a3c's `main.py`). */
 const HIDES_GPUS = /os\.environ\[\s*["']CUDA_VISIBLE_DEVICES["']\s*\]\s*=\s*(""|'')/g;
-/** Frameworks that move models and batches to a GPU themselves, with no device in the user's code. */
-const PLACING_FRAMEWORK = /^[ \t]*(from|import)[ \t]+(transformers|pytorch_lightning|lightning|accelerate|deepspeed|mmengine|mmcv|mmdet|detectron2|fairseq|ignite|fastai|composer|ray|trl|peft|stable_baselines3|torchrl|colossalai|megatron)\b/m;
 
 function mayUseGpu(analysis: FileAnalysis): boolean {
   const text = analysis.source.text;

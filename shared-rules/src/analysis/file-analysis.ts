@@ -9,7 +9,7 @@ import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgume
 import { HotPaths, SiteContext } from "./hot-paths";
 import { HOST_ONLY_ENTRY, isProjectTarget, type HotEntries } from "./cross-file";
 import { importedModules } from "./class-names";
-import { mentionsADevice } from "./names";
+import { PLACING_FRAMEWORK, mentionsADevice } from "./names";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
@@ -47,7 +47,13 @@ export class FileAnalysis {
     this.hostOnlyProject = !!options.hotEntries && Object.prototype.hasOwnProperty.call(options.hotEntries, HOST_ONLY_ENTRY);
     this.mentionsDevice = flags.mentionsDevice;
     this.defaultDeviceChanged = flags.defaultDeviceChanged;
-    const environment: EvidenceEnvironment = { text, scopes: this.scopes, classes: this.classes, defaultDeviceChanged: this.defaultDeviceChanged };
+    const environment: EvidenceEnvironment = {
+      text,
+      scopes: this.scopes,
+      classes: this.classes,
+      defaultDeviceChanged: this.defaultDeviceChanged,
+      mayPlaceOnDevice: this.mentionsDevice || this.defaultDeviceChanged || PLACING_FRAMEWORK.test(text),
+    };
     this.evidence = new TensorEvidence(environment);
     this.hotPaths = new HotPaths({
       text,
@@ -62,6 +68,7 @@ export class FileAnalysis {
     // What the file's calls pass tells the evidence what a parameter is (`device="cpu"` left at its default).
     environment.leftAtDefault = (parameter) => this.hotPaths.callsLeaveDefault(parameter);
     environment.passedByEveryCall = (parameter) => this.hotPaths.argumentsOfEveryCall(parameter);
+    environment.passedToNamedLambda = (lambda, index) => this.hotPaths.argumentsOfNamedLambda(lambda, index);
     environment.replacesForward = (fn) => this.hotPaths.replacesForward(fn);
     environment.argumentKindFromOtherFile = (parameter) => this.hotPaths.argumentKindFromOtherFile(parameter);
     environment.deviceTest = (condition) => this.hotPaths.deviceTest(condition);

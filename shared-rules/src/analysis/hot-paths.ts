@@ -145,6 +145,10 @@ const TRAINING_STEP_METHOD = /^(backward_pass|forward_backward|forward_backward_
 const LOSS_METHOD = /^(loss|get_loss|calc_loss|calculate_loss|compute_losses|loss_fn|loss_function)$/;
 const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_before_backward|on_after_backward|on_before_optimizer_step|on_before_zero_grad|optimizer_step|training_step_end|validation_step_end)$/;
 const MAX_CALL_DEPTH = 3;
+/** `module.register_forward_hook(`, `tensor.register_hook(`, `register_full_backward_pre_hook(` and the rest. */
+const HOOK_REGISTRATION = /\.register_(?:module_)?(?:full_)?(?:forward_pre_|forward_|backward_pre_|backward_|post_accumulate_grad_)?hook\s*\(/g;
+/** `functools.partial`, however imported. */
+const PARTIAL = /^(functools\.)?partial$/;
 /** Environment variables that launchers and schedulers set: their defaults say nothing of a run. */
 const LAUNCHER_VARIABLE = /RANK|WORLD|SLURM|MASTER|LOCAL|NODE|CUDA|DEVICE|GPU|OMPI|PMI/i;
 /** Tests that hold only under TorchScript or while Dynamo, FX or ONNX export traces a graph. */
@@ -232,6 +236,13 @@ export class HotPaths {
         break;
       }
       if (ancestor.type === "class_definition") break;
+      // `to_np = lambda t: t.cpu().numpy()`: the body runs where the name is called, not where the lambda is made.
+      if (ancestor.type === "lambda" && child.field === "body") {
+        const hook = this.hookRegistrations().get(ancestor);
+        if (hook) return this.hookContext(`the lambda at line ${this.line(ancestor)}`, hook);
+        const called = this.namedLambdaContext(ancestor, depth);
+        if (called) return called;
+      }
       // An exception handler runs when something failed, not on every step.
       if ((ancestor.type === "except_clause" || ancestor.type === "except_group_clause") && child.type === "block")
         return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the exception handled at line ${this.line(ancestor)} is raised`);
@@ -601,13 +612,17 @@ export class HotPaths {
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: "`compute_loss` runs once per training step (a Hugging Face `Trainer` calls it from `training_step`)" };
     if (this.env.extraStepFunctions.has(name))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `\`${name}\` is listed in \`extra-step-functions\`` };
+    const hook = this.hookRegistrations().get(fn);
+    if (hook) return this.hookContext(label, hook);
     // `@lru_cache` on `mel_filters(device, n_mels)`: the body runs once per distinct arguments, not per call.
     if (this.isCached(fn)) return this.cold(label, "its results are cached (`@lru_cache`, `@cache`): its body runs once per distinct arguments, not on every call");
     const calls = this.callsFromOutside(fn);
     // The first caller on a per-step path; failing that, the first in a plain loop (whose sites count only on
     // positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
     let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
-    for (const call of calls) {
+    // Calls through `partial(fn, ...)` count for how often `fn` runs, not for what it is passed: they pass more.
+    const partialCalls = this.callsThroughPartial(fn);
+    for (const call of partialCalls.length === 0 ? calls : [...calls, ...partialCalls]) {
       const caller = this.contextOf(call, depth + 1);
       if (caller.hot && !caller.plainLoop) {
         hotCall = { call, caller };
@@ -617,6 +632,7 @@ export class HotPaths {
     }
     if (hotCall) {
       const { call, caller } = hotCall;
+      const viaPartial = partialCalls.includes(call);
       return {
         hot: true,
         // A property runs where it is read (`self.r`).
@@ -630,7 +646,7 @@ export class HotPaths {
         // A helper that a module's method calls (`get_rel_pos(...)` in `Attention.forward`) runs where the model is.
         gpuCaller: caller.gpuCaller || this.inModuleClass(call),
         // With several callers, only what they all pass alike (a call in an exception handler is a fallback, never hot).
-        arguments: agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
+        arguments: viaPartial ? undefined : agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
       };
     }
     const entry = this.crossFileEntry(fn);
@@ -668,6 +684,159 @@ export class HotPaths {
     if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
       return { hot: true, where: `in ${label}`, frequency: "every step", reason: `a training loop calls a model's \`${name}\` once per batch by convention` };
     return this.cold(label, "it is not inside a loop or a per-step function, and no hot path of this file or of the files linted with it calls it");
+  }
+
+  /**
+   * The context of a lambda bound to a name (`to_np = lambda t: t.detach().cpu().numpy()`) that a hot path calls
+   * by that name: the first per-step caller, failing that the first in a plain loop. Undefined when no hot path
+   * calls it, and then the lambda runs where it is made (`sorted(xs, key=lambda x: ...)`).
+   */
+  private namedLambdaContext(lambda: SyntaxNode, depth: number): SiteContext | undefined {
+    if (this.lambdaContexts.has(lambda)) return this.lambdaContexts.get(lambda);
+    if (this.inProgress.has(lambda) || depth > MAX_CALL_DEPTH) return undefined;
+    const calls = this.callsOfNamedLambda(lambda);
+    if (calls.length === 0) return undefined;
+    this.inProgress.add(lambda);
+    try {
+      let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
+      for (const call of calls) {
+        const caller = this.contextOf(call, depth + 1);
+        if (caller.hot && !caller.plainLoop) {
+          hotCall = { call, caller };
+          break;
+        }
+        if (caller.hot) hotCall ??= { call, caller };
+      }
+      const name = this.text(childByField(lambda.parent!, "left")!);
+      const label = `the lambda \`${name}\` (line ${this.line(lambda)})`;
+      const result: SiteContext | undefined = hotCall && {
+        ...hotCall.caller,
+        where: `in ${label}, called at line ${this.line(hotCall.call)} ${hotCall.caller.where}`,
+        reason: `${label} is called from a hot path: ${hotCall.caller.reason}`,
+        compiled: hotCall.caller.compiled === "torch.compile" ? "torch.compile" : undefined,
+        loop: undefined,
+        arguments: undefined,
+      };
+      // As for functions: a result reached at the depth limit may miss a per-step caller too deep to see.
+      if ((result?.hot && !result.plainLoop) || depth === 0) this.lambdaContexts.set(lambda, result);
+      return result;
+    } finally {
+      this.inProgress.delete(lambda);
+    }
+  }
+  private readonly lambdaContexts = new Map<SyntaxNode, SiteContext | undefined>();
+
+  /** The calls `name(...)` of a lambda assigned to a plain name (`name = lambda ...`) that reach that assignment. */
+  callsOfNamedLambda(lambda: SyntaxNode): SyntaxNode[] {
+    const assignment = lambda.field === "right" ? lambda.parent : undefined;
+    const target = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
+    if (target?.type !== "identifier") return NO_CALLS;
+    const name = this.text(target);
+    const calls = this.callSitesNamed(name, undefined).filter((call) => !contains(lambda, call) && resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value === lambda);
+    return calls.length === 0 ? NO_CALLS : calls;
+  }
+
+  /**
+   * A hook runs as often as what it hooks: a module's forward hook on each of its forward passes, a backward or
+   * gradient hook on each backward pass; `register_forward_hook(partial(self._hook, name))` is made once.
+   */
+  private hookContext(label: string, registration: SyntaxNode): SiteContext {
+    const method = this.text(childByField(childByField(registration, "function")!, "attribute")!);
+    const backward = /backward|_grad_|^register_hook$/.test(method);
+    const frequency = backward ? "on every backward pass" : "on every forward pass";
+    return {
+      hot: true,
+      where: `in ${label}, a hook that \`${method}\` registers at line ${this.line(registration)}`,
+      frequency,
+      reason: `PyTorch calls a hook registered with \`${method}\` ${frequency} of what it hooks`,
+      gpuCaller: true,
+    };
+  }
+
+  /** The functions and lambdas of this file that calls of `register_*hook` hand to PyTorch, with the registering call. */
+  private hookRegistrations(): Map<SyntaxNode, SyntaxNode> {
+    if (this.hooks) return this.hooks;
+    const hooks = new Map<SyntaxNode, SyntaxNode>();
+    // Most files register no hook: the text says where the few registrations are, with no walk of the tree.
+    for (const match of this.env.text.matchAll(HOOK_REGISTRATION)) {
+      const method = nodeAt(this.env.root, match.index! + 1).parent;
+      const call = method?.type === "attribute" && method.field === "function" ? method.parent : undefined;
+      if (call?.type !== "call") continue;
+      const hook = keywordArgument(call, "hook", this.env.text) ?? positionalArguments(call)[0];
+      for (const target of hook ? this.functionsGiven(hook) : NO_CALLS) if (!hooks.has(target)) hooks.set(target, call);
+    }
+    return (this.hooks = hooks);
+  }
+  private hooks: Map<SyntaxNode, SyntaxNode> | undefined;
+
+  /**
+   * The functions and lambdas of this file that an expression hands on: a lambda, a function by name, a method
+   * (`self._hook`), `partial(f, ...)`, or what a factory of the file returns (`self._make_hook(name)`).
+   */
+  private functionsGiven(raw: SyntaxNode, depth = 0): SyntaxNode[] {
+    const value = unparenthesized(raw);
+    if (value.type === "lambda") return [value];
+    if (value.type === "identifier") {
+      const binding = resolveBinding(this.text(value), value.start, scopeOf(value, this.env.scopes));
+      if (binding?.kind === "function" && binding.value) return [binding.value];
+      return binding?.kind === "assign" && binding.value?.type === "lambda" ? [binding.value] : NO_CALLS;
+    }
+    if (value.type === "attribute" && isSelfAttribute(value, this.env.text)) {
+      const cls = enclosingClassOf(value);
+      const method = cls && methodOf(cls, this.text(childByField(value, "attribute")!), this.env.text);
+      return method ? [method] : NO_CALLS;
+    }
+    if (value.type !== "call" || depth > 1) return NO_CALLS;
+    const callee = childByField(value, "function")!;
+    const [first] = positionalArguments(value);
+    if (PARTIAL.test(this.env.evidence.qualifiedName(callee) ?? "")) return first ? this.functionsGiven(first, depth + 1) : NO_CALLS;
+    // A factory: the functions it returns.
+    const found: SyntaxNode[] = [];
+    for (const factory of this.functionsGiven(callee, depth + 1)) {
+      if (factory.type !== "function_definition") continue;
+      for (const returned of returnStatementsOf(factory)) {
+        const expression = returned.children[0];
+        if (expression) found.push(...this.functionsGiven(expression, depth + 1).filter((fn) => contains(factory, fn)));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Calls of `fn` through a name bound to `partial(fn, ...)` in the same scope: `log_loss = partial(record,
+   * history, "loss")`, then `log_loss(loss)`.
+   */
+  private callsThroughPartial(fn: SyntaxNode): SyntaxNode[] {
+    const found: SyntaxNode[] = [];
+    for (const made of this.partialsMade()) {
+      const alias = made.parent?.type === "assignment" && made.field === "right" ? childByField(made.parent, "left") : undefined;
+      const [first] = positionalArguments(made);
+      if (alias?.type !== "identifier" || !first || !this.functionsGiven(first, 1).includes(fn)) continue;
+      const name = this.text(alias);
+      for (const call of this.callSitesNamed(name, undefined)) if (resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value === made) found.push(call);
+    }
+    return found;
+  }
+
+  /** The calls of `functools.partial` in this file, found from where the text says `partial(`. */
+  private partialsMade(): SyntaxNode[] {
+    if (this.partials) return this.partials;
+    const partials: SyntaxNode[] = [];
+    for (const match of this.env.text.matchAll(/\bpartial\s*\(/g)) {
+      let callee: SyntaxNode | null = nodeAt(this.env.root, match.index!);
+      if (callee.parent?.type === "attribute" && callee.field === "attribute") callee = callee.parent;
+      const call = callee.field === "function" ? callee.parent : undefined;
+      if (call?.type === "call" && PARTIAL.test(this.env.evidence.qualifiedName(callee) ?? "")) partials.push(call);
+    }
+    return (this.partials = partials);
+  }
+  private partials: SyntaxNode[] | undefined;
+
+  /** What each call of a named lambda passes for its parameter at `index`, when every call passes one by position. */
+  argumentsOfNamedLambda(lambda: SyntaxNode, index: number): SyntaxNode[] | undefined {
+    const calls = this.callsOfNamedLambda(lambda);
+    const passed = calls.map((call) => (passesListSplat(call) ? undefined : positionalArguments(call)[index]));
+    return calls.length > 0 && passed.every((argument) => argument) ? (passed as SyntaxNode[]) : undefined;
   }
 
   /**
@@ -788,7 +957,7 @@ export class HotPaths {
     };
     statementCalls(statement, this.env.text).functionCalls.forEach((sites, name) => {
       const bindings = this.env.scopes.module.bindings.get(name);
-      if (bindings?.some((binding) => binding.kind === "function")) for (const call of sites) sign(name, call);
+      if (bindings?.some((binding) => binding.kind === "function" || binding.value?.type === "lambda")) for (const call of sites) sign(name, call);
       // The methods called on the instances this statement makes (`self.decoder = GreedyDecoder()`, `self.decoder.update()`).
       const made = bindings?.find((binding) => binding.kind === "class")?.value;
       if (made) for (const { call } of this.instanceCalls(made, sites)) sign(`${name}()`, call);

@@ -59,10 +59,17 @@ export interface EvidenceEnvironment {
   classes: Map<SyntaxNode, ClassInfo>;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
   defaultDeviceChanged: boolean;
+  /**
+   * The file mentions a device, changes the default one or imports a framework that places models itself: a
+   * model it builds may be on a GPU (`modelOutput`).
+   */
+  mayPlaceOnDevice: boolean;
   /** Every call of the parameter's function in the file leaves it at its default (and there is one). */
   leftAtDefault?: (parameter: Binding) => boolean;
   /** What each call of the parameter's function in the file passes for it, if every call passes it (and there is one). */
   passedByEveryCall?: (parameter: Binding) => SyntaxNode[] | undefined;
+  /** What each call of a lambda bound to a name passes for its parameter at `index`, if every call passes one. */
+  passedToNamedLambda?: (lambda: SyntaxNode, index: number) => SyntaxNode[] | undefined;
   /** A function of the file assigned as a module's `forward` (`LlamaAttention.forward = forward`). */
   replacesForward?: (fn: SyntaxNode) => boolean;
   /** Where the values that the hot calls from other files pass for the parameter live, if they agree (`agreedKinds`). */
@@ -376,6 +383,9 @@ export class TensorEvidence {
       // `map(lambda x: x.to(device), batch)` (a lambda's parameters are bound nowhere else): each element of what `map` goes over.
       const mapped = this.lambdaMapping(node, name);
       if (mapped) return this.eachOf(mapped);
+      // `to_np = lambda t: t.cpu().numpy()`, then `to_np(logits)`: what every call passes.
+      const passed = this.passedToNamedLambda(node, name);
+      if (passed) return passed;
       if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
@@ -597,6 +607,15 @@ export class TensorEvidence {
       // `x, s_in, sigmas = self.prepare_sampling_loop(x, cond)`: a method of the same class.
       const cls = enclosingClass(call);
       fn = cls ? this.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
+    } else if (callee?.type === "attribute") {
+      // `obs, rewards, dones = task.step(actions)`: a method of a plain class of this file, on its instance.
+      const cls = this.instanceClass(childByField(callee, "object")!);
+      fn = cls ? this.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
+    }
+    // `boxes, scores = matcher(x)`, `self.matcher(x)`: an instance's `__call__`.
+    if (!fn && callee) {
+      const cls = this.instanceClass(callee);
+      fn = cls ? this.inheritedMethod(cls, "__call__") : undefined;
     }
     if (!fn) return undefined;
     if (!this.tupleMemo.has(fn)) this.tupleMemo.set(fn, soleTupleReturned(fn));
@@ -762,6 +781,17 @@ export class TensorEvidence {
     return first === lambda && iterable && !more && this.qualifiedName(childByField(call, "function")!) === "map" ? iterable : undefined;
   }
 
+  /** What every call of a lambda bound to a name passes for its parameter `name`, where they agree (`passedAlike`). */
+  private passedToNamedLambda(node: SyntaxNode, name: string): Evidence | undefined {
+    let lambda = node.parent;
+    while (lambda && lambda.type !== "lambda" && lambda.type !== "function_definition") lambda = lambda.parent;
+    const parameters = lambda?.type === "lambda" ? childByField(lambda, "parameters")?.children.filter((child) => child.type !== ",") : undefined;
+    const index = parameters?.findIndex((parameter) => this.text(parameter) === name) ?? -1;
+    if (index < 0 || !parameters!.slice(0, index + 1).every((parameter) => parameter.type === "identifier")) return undefined;
+    const passed = this.env.passedToNamedLambda?.(lambda!, index);
+    return passed && this.agreedEvidence(name, passed);
+  }
+
   /** By name, a method only modules have that `fn` calls on it (`retinanet.eval()`): one scan of the function's text. */
   private moduleMethodsCalled(fn: SyntaxNode): Map<string, string> {
     let called = this.moduleMethodCalls.get(fn);
@@ -800,6 +830,12 @@ export class TensorEvidence {
     // `def feed_data(self, data)` of a model with `optimize_parameters`: the loader's batch, still on the host.
     if (MODEL_INPUT_METHOD.test(method) && binding.node.parent?.children[1] === binding.node && ownerInfo?.methods.has("optimize_parameters"))
       return evidence("batch", `the batch a training loop hands to \`${method}\``);
+    // A TorchServe handler's `postprocess(self, data)`: `handle()` passes it what the handler's `inference` returned.
+    const inference = method === "postprocess" && binding.node.parent?.children[1] === binding.node ? ownerInfo?.methods.get("inference") : undefined;
+    if (inference) {
+      const returned = this.returnEvidence(inference);
+      if (isTensorKind(returned.kind)) return { ...returned, reason: `what the handler's \`inference\` returns, which \`handle()\` passes to \`postprocess\`: ${returned.reason}` };
+    }
     if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
     // `def _get_detections(dataset, retinanet):` ... `retinanet.eval()`: only a module has these methods.
     const moduleMethod = fn && this.moduleMethodsCalled(fn).get(name);
@@ -884,13 +920,17 @@ export class TensorEvidence {
    */
   private passedAlike(parameter: Binding): Evidence | undefined {
     const passed = this.env.passedByEveryCall?.(parameter);
-    if (!passed) return undefined;
+    return passed && this.agreedEvidence(parameter.name, passed);
+  }
+
+  /** The kind that every value calls pass for `name` has (`passed`), where `passedAlike` trusts it. */
+  private agreedEvidence(name: string, passed: SyntaxNode[]): Evidence | undefined {
     const kinds = passed.map((argument) => this.of(argument));
     const first = kinds[0];
     // A GPU tensor from every call (`iou(outputs, targets)` in a step loop); not a tensor only assumed (a `forward` input), which may be a number.
-    if (first.kind === "gpu" && kinds.every((each) => each.kind === "gpu")) return evidence("gpu", `every call in this file passes \`${parameter.name}\` ${first.reason}`);
+    if (first.kind === "gpu" && kinds.every((each) => each.kind === "gpu")) return evidence("gpu", `every call in this file passes \`${name}\` ${first.reason}`);
     if ((first.kind !== "cpu" && first.kind !== "batch" && first.kind !== "numpy" && first.kind !== "scalar" && first.kind !== "device-loader") || !kinds.every((each) => each.kind === first.kind)) return undefined;
-    return evidence(first.kind, `every call in this file passes \`${parameter.name}\` ${first.reason}`);
+    return evidence(first.kind, `every call in this file passes \`${name}\` ${first.reason}`);
   }
 
   private ofCall(node: SyntaxNode): Evidence {
@@ -918,12 +958,16 @@ export class TensorEvidence {
       return result.kind === "unknown" ? this.madeOnDevice(node, fn) : result;
     }
     const callee = this.of(fn);
-    if (callee.kind === "module") return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+    if (callee.kind === "module") return this.modelOutput(fn, `the output of \`${this.text(fn)}(...)\``);
     // `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module.
     if (movedToGpu(callee)) return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
     // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
+    // `matcher(iou)` with `matcher = Matcher(...)`, a plain class of this file: what its `__call__` returns.
+    const cls = callee.kind === "unknown" ? this.instanceClass(fn) : undefined;
+    const call = cls && this.inheritedMethod(cls, "__call__");
+    if (call) return this.returnEvidence(call);
     return this.madeOnDevice(node, fn);
   }
 
@@ -983,13 +1027,15 @@ export class TensorEvidence {
       if (local) return local;
       if (MODULE_NAME.test(qualified)) {
         // `Encoder(...)` constructs a module; `encoder(x)` runs one.
-        return /^[A-Z]/.test(qualified) ? evidence("module", `an instance of \`${qualified}\``) : evidence("gpu", `the output of \`${qualified}(...)\``);
+        return /^[A-Z]/.test(qualified) ? evidence("module", `an instance of \`${qualified}\``) : this.modelOutput(fn, `the output of \`${qualified}(...)\``);
       }
       return undefined;
     }
     if (qualified.startsWith("numpy.") || qualified.startsWith("np.")) return evidence("numpy", `the result of \`${this.text(fn)}()\``);
     if (qualified.startsWith("math.") || qualified.startsWith("random.") || qualified.startsWith("time.")) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
     if (qualified.endsWith("DataLoader")) return evidence("loader", "a `DataLoader`");
+    // `TF.to_tensor(image)`, `F.pil_to_tensor(image)`: an image decoded on the host becomes a host tensor.
+    if (/^torchvision\.transforms\.(v2\.)?functional\.(to_tensor|pil_to_tensor)$/.test(qualified)) return evidence("cpu", `\`${this.text(fn)}(...)\` makes a tensor of an image in host memory`);
     if (!qualified.startsWith("torch.")) {
       // An imported class named like a model (`from ema_pytorch import EMA`, `from models import Encoder`).
       return /^[A-Z]/.test(short) && MODULE_NAME.test(short) ? evidence("module", `an instance of \`${short}\``) : undefined;
@@ -1003,6 +1049,8 @@ export class TensorEvidence {
       return evidence("gpu", `the gradient norm \`${short}\` returns, on the parameters' device`);
     // `torch.distributed.get_rank()`, `torch.cuda.is_available()`: settings and states, not tensors.
     if (NON_TENSOR_TORCH_FUNCTIONS.has(short) || /^(is_|get_|set_)/.test(short)) return evidence("scalar", `the result of \`${this.text(fn)}()\``);
+    // `torch.jit.load(path, map_location=device)`: a TorchScript module, whatever the file holds.
+    if (qualified === "torch.jit.load") return evidence("module", "a TorchScript module `torch.jit.load` returns");
     if (!TENSOR_NAMESPACES.includes(namespace)) return evidence("unknown", "");
     if (short === "load") {
       const mapLocation = keywordArgument(node, "map_location", this.env.text);
@@ -1218,11 +1266,20 @@ export class TensorEvidence {
       if (method === "forward" && owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self.forward(...)`, the module's own forward pass");
       const local = info?.methods.get(method);
       if (local) return this.returnEvidence(local);
-      return UNKNOWN;
+      // `self.matcher(iou)` with `self.matcher = Matcher(...)`, a plain class of this file: what its `__call__` returns.
+      const cls = this.instanceClass(fn);
+      const call = cls && this.inheritedMethod(cls, "__call__");
+      return call ? this.returnEvidence(call) : UNKNOWN;
+    }
+    // `task.step(actions)` of `task: PointMassTask`, a plain class of this file: what its method returns.
+    if (kind === "unknown") {
+      const cls = this.instanceClass(receiver);
+      const local = cls && this.inheritedMethod(cls, method);
+      if (local) return this.returnEvidence(local);
     }
     if (kind === "module") {
       // `self.transformer.ln_f(x)`: an entry of an `nn.ModuleDict` runs its forward pass.
-      if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return evidence("gpu", `the output of \`${this.text(fn)}(...)\``);
+      if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return this.modelOutput(receiver, `the output of \`${this.text(fn)}(...)\``);
       if (RETURNS_MODULE.test(method)) return receiverEvidence;
       return this.moduleMethodOutput(node, fn);
     }
@@ -1254,6 +1311,46 @@ export class TensorEvidence {
     if (kind === "unknown" && (keywordArgument(node, "dim", this.env.text) || keywordArgument(node, "keepdim", this.env.text)))
       return this.afterDeviceMethod(node, method, evidence("tensor", `\`.${method}(dim=...)\` is a tensor method`));
     return UNKNOWN;
+  }
+
+  /**
+   * The plain class of this file (not a module) that `node` is an instance of: a name assigned `Cls(...)` or
+   * annotated `Cls`, or `self.x` where every assignment of `x` in the class is `Cls(...)`.
+   */
+  private instanceClass(raw: SyntaxNode): SyntaxNode | undefined {
+    const node = unparenthesized(raw);
+    const classOf = (value: SyntaxNode | undefined): SyntaxNode | undefined => {
+      const callee = value?.type === "call" ? childByField(value, "function") : value;
+      if (callee?.type !== "identifier") return undefined;
+      const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+      return binding?.kind === "class" && binding.value && !this.env.classes.get(binding.value)?.isModule ? binding.value : undefined;
+    };
+    if (node.type === "identifier") {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      if (binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value?.type === "call") return classOf(binding.value);
+      const annotation = binding?.kind === "parameter" ? binding.annotation : undefined;
+      return annotation ? classOf(annotation.type === "type" ? annotation.children[0] : annotation) : undefined;
+    }
+    if (node.type === "attribute" && this.text(childByField(node, "object")!) === "self") {
+      const owner = enclosingClass(node);
+      const values = owner && this.env.classes.get(owner)?.attributes.get(this.text(childByField(node, "attribute")!));
+      const classes = values?.map(classOf);
+      return classes && classes.length > 0 && classes.every((cls) => cls && cls === classes[0]) ? classes[0] : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * What running `model` gives: a GPU tensor, unless the file never mentions a device (`mayPlaceOnDevice`) and
+   * built the model itself (`model = Net()`), which then stays on the CPU (a tutorial that trains on the CPU).
+   */
+  private modelOutput(model: SyntaxNode, reason: string): Evidence {
+    if (this.env.mayPlaceOnDevice || model.type !== "identifier") return evidence("gpu", reason);
+    const binding = resolveBinding(this.text(model), model.start, scopeOf(model, this.env.scopes));
+    const made = binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
+    const constructor = made?.type === "call" ? childByField(made, "function") : undefined;
+    const built = !!constructor && /^[A-Z]/.test(lastName(this.text(constructor)));
+    return built ? evidence("tensor", `${reason}, a model this file builds and never moves to a device`) : evidence("gpu", reason);
   }
 
   /** `model.encode(src, mask)`, `model.decode(ys, memory)`: a model's computation on GPU tensors stays there. */
@@ -1432,7 +1529,8 @@ export class TensorEvidence {
     if (isTensorKind(owner.kind)) {
       if (TENSOR_ATTRIBUTES.has(attribute)) return owner.kind === "batch" ? evidence("cpu", owner.reason) : owner;
       // `torch.topk(logits, k).indices`: the named tuple's tensors are where the input is.
-      if ((attribute === "values" || attribute === "indices") && object.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(object, "function")!))) return owner;
+      // Also through a name: `top = sims.topk(k)`, then `top.indices`.
+      if ((attribute === "values" || attribute === "indices") && this.valuesAndIndices(object)) return owner;
       if (owner.kind === "batch") return owner;
       // `tokenizer(text, return_tensors="pt").input_ids`: the encoding's tensors are where it is.
       if (owner.kind === "cpu" && ENCODING_FIELD.test(attribute)) return owner;
@@ -1452,6 +1550,17 @@ export class TensorEvidence {
     if (owner.kind === "numpy") return owner;
     if (owner.kind === "unknown" && OUTPUT_TENSOR_ATTRIBUTES.has(attribute)) return evidence("tensor", `\`.${attribute}\` holds a tensor`);
     return UNKNOWN;
+  }
+
+  /** A call of an op that returns a `(values, indices)` named tuple (`x.topk(k)`), or a name assigned one. */
+  private valuesAndIndices(raw: SyntaxNode): boolean {
+    let node = unparenthesized(raw);
+    if (node.type === "identifier") {
+      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
+      if (binding?.kind !== "assign" || binding.unpackPath.length > 0 || !binding.value) return false;
+      node = unparenthesized(binding.value);
+    }
+    return node.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(node, "function")!));
   }
 
   /** `["epoch"]`, `["best_score"]`, `["global_step"]`: a key under which a checkpoint keeps a number. */
