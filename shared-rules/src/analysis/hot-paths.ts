@@ -147,6 +147,8 @@ const STEP_HOOK = /^(on_(train|validation|test|predict)_batch_(start|end)|on_bef
 const MAX_CALL_DEPTH = 3;
 /** `module.register_forward_hook(`, `tensor.register_hook(`, `register_full_backward_pre_hook(` and the rest. */
 const HOOK_REGISTRATION = /\.register_(?:module_)?(?:full_)?(?:forward_pre_|forward_|backward_pre_|backward_|post_accumulate_grad_)?hook\s*\(/g;
+/** `if self.autobalance:`, `and not self.training`: an attribute of `self` a test reads. */
+const TESTED_SELF_ATTRIBUTE = /\b(?:if|elif|and|or|not)\s+(?:not\s+)?self\.(\w+)\b/g;
 /** `functools.partial`, however imported. */
 const PARTIAL = /^(functools\.)?partial$/;
 /** Environment variables that launchers and schedulers set: their defaults say nothing of a run. */
@@ -758,7 +760,7 @@ export class HotPaths {
     if (this.hooks) return this.hooks;
     const hooks = new Map<SyntaxNode, SyntaxNode>();
     // Most files register no hook: the text says where the few registrations are, with no walk of the tree.
-    for (const match of this.env.text.matchAll(HOOK_REGISTRATION)) {
+    for (const match of this.env.text.includes("hook") ? this.env.text.matchAll(HOOK_REGISTRATION) : []) {
       const method = nodeAt(this.env.root, match.index! + 1).parent;
       const call = method?.type === "attribute" && method.field === "function" ? method.parent : undefined;
       if (call?.type !== "call") continue;
@@ -822,7 +824,7 @@ export class HotPaths {
   private partialsMade(): SyntaxNode[] {
     if (this.partials) return this.partials;
     const partials: SyntaxNode[] = [];
-    for (const match of this.env.text.matchAll(/\bpartial\s*\(/g)) {
+    for (const match of this.env.text.includes("partial") ? this.env.text.matchAll(/\bpartial\s*\(/g) : []) {
       let callee: SyntaxNode | null = nodeAt(this.env.root, match.index!);
       if (callee.parent?.type === "attribute" && callee.field === "attribute") callee = callee.parent;
       const call = callee.field === "function" ? callee.parent : undefined;
@@ -1459,8 +1461,9 @@ export class HotPaths {
   constructorOptionsOf(cls: SyntaxNode): string[] {
     const init = methodOf(cls, "__init__", this.env.text);
     if (!init) return [];
-    const classText = this.text(cls);
-    return [...this.parametersKept(init).keys()].filter((attribute) => new RegExp(`\\b(if|elif|and|or|not)\\s+(not\\s+)?self\\.${attribute}\\b`).test(classText));
+    const tested = new Set<string>();
+    for (const match of this.text(cls).matchAll(TESTED_SELF_ATTRIBUTE)) tested.add(match[1]);
+    return [...this.parametersKept(init).keys()].filter((attribute) => tested.has(attribute));
   }
 
   /**

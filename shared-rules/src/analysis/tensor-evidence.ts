@@ -1891,32 +1891,40 @@ const SIZE_METHODS = new Set(["view", "reshape", "expand", "repeat", "new_zeros"
  */
 function documentedKind(fn: SyntaxNode, name: string, text: string): Evidence | undefined {
   let byName = documentedKinds.get(fn);
-  if (!byName) documentedKinds.set(fn, (byName = new Map()));
-  if (!byName.has(name)) byName.set(name, readDocumentedKind(fn, name, text));
+  if (!byName) documentedKinds.set(fn, (byName = readDocumentedKinds(fn, text)));
   return byName.get(name);
 }
 
-const documentedKinds = new WeakMap<SyntaxNode, Map<string, Evidence | undefined>>();
+const documentedKinds = new WeakMap<SyntaxNode, Map<string, Evidence>>();
+const NOTHING_DOCUMENTED = new Map<string, Evidence>();
 
-function readDocumentedKind(fn: SyntaxNode, name: string, text: string): Evidence | undefined {
+/** The four styles, each with the name and the type it gives: a parameter takes the type of the first style that names it. */
+const DOCUMENTED_TYPE: Array<{ pattern: RegExp; name: number; type: number }> = [
+  { pattern: /^\s*\**(\w+)\s*\(([^)\n]+)\)/gm, name: 1, type: 2 },
+  { pattern: /^\s*(\w+)\s*:\s*([\w.\[\], |]+?)\s*$/gm, name: 1, type: 2 },
+  { pattern: /:type\s+(\w+)\s*:\s*([^\n]+)/g, name: 1, type: 2 },
+  { pattern: /:param\s+([\w.\[\], |]+?)\s+(\w+)\s*:/g, name: 2, type: 1 },
+];
+
+/** By parameter name, what the function's docstring documents each as, read in one pass per style. */
+function readDocumentedKinds(fn: SyntaxNode, text: string): Map<string, Evidence> {
   const first = childByField(fn, "body")?.children[0];
   const docstring = first?.type === "expression_statement" && first.children[0]?.type === "string" ? first.children[0] : undefined;
-  if (!docstring) return undefined;
+  if (!docstring) return NOTHING_DOCUMENTED;
   const doc = text.slice(docstring.start, docstring.end);
-  if (!doc.includes(name)) return undefined;
-  const found =
-    new RegExp(`^\\s*\\**${name}\\s*\\(([^)\\n]+)\\)`, "m").exec(doc) ??
-    new RegExp(`^\\s*${name}\\s*:\\s*([\\w.\\[\\], |]+?)\\s*$`, "m").exec(doc) ??
-    new RegExp(`:type\\s+${name}\\s*:\\s*([^\\n]+)`).exec(doc) ??
-    new RegExp(`:param\\s+([\\w.\\[\\], |]+?)\\s+${name}\\s*:`).exec(doc);
-  const type = found?.[1].trim();
-  if (!type || /tensor|array|ndarray|variable/i.test(type)) return undefined;
-  // Kept per function across edits (`documentedKinds`): a string of its own, not a view into this text.
-  const reason = ownString(`\`${name}\` is documented as \`${type}\``);
-  if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) return evidence("scalar", reason);
-  if (/^(optional\[\s*)?dict\b/i.test(type)) return { kind: "container", reason, mapping: true };
-  if (/^(optional\[\s*)?(tuple|list|sequence)\b/i.test(type)) return evidence("container", reason);
-  return undefined;
+  const types = new Map<string, string>();
+  for (const style of DOCUMENTED_TYPE) for (const match of doc.matchAll(style.pattern)) if (!types.has(match[style.name])) types.set(match[style.name], match[style.type]);
+  const kinds = new Map<string, Evidence>();
+  for (const [name, documented] of types) {
+    const type = documented.trim();
+    if (!type || /tensor|array|ndarray|variable/i.test(type)) continue;
+    // Kept per function across edits (`documentedKinds`): a string of its own, not a view into this text.
+    const reason = ownString(`\`${name}\` is documented as \`${type}\``);
+    if (/^(optional\[\s*)?(int|float|bool|str|number|scalar)\b/i.test(type)) kinds.set(name, evidence("scalar", reason));
+    else if (/^(optional\[\s*)?dict\b/i.test(type)) kinds.set(name, { kind: "container", reason, mapping: true });
+    else if (/^(optional\[\s*)?(tuple|list|sequence)\b/i.test(type)) kinds.set(name, evidence("container", reason));
+  }
+  return kinds.size === 0 ? NOTHING_DOCUMENTED : kinds;
 }
 
 /** Methods of dicts that tensors do not have: a parameter with them is a mapping (a decoding cache), not a tensor. */
