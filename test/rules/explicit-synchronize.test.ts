@@ -52,6 +52,20 @@ ruleTester.run("explicit-synchronize", {
       `,
     },
     {
+      name: "`torch.cuda.empty_cache()` once between training and evaluation, or every N steps",
+      code: py`
+        import torch
+        def run(model, loader, optimizer, evaluate):
+            for step, (x, y) in enumerate(loader):
+                model(x.cuda(non_blocking=True)).mean().backward()
+                optimizer.step()
+                if step % 1000 == 0:
+                    torch.cuda.empty_cache()
+            torch.cuda.empty_cache()
+            evaluate(model)
+      `,
+    },
+    {
       name: "a threading barrier",
       code: py`
         import torch
@@ -116,6 +130,24 @@ ruleTester.run("explicit-synchronize", {
     },
   ],
   invalid: [
+    {
+      name: "`torch.cuda.empty_cache()` (or `torch.cuda.memory.empty_cache()`) in the step loop gives back what the next step allocates again",
+      code: py`
+        import torch
+        from torch.cuda import memory
+        def train(model, loader, optimizer):
+            for x, y in loader:
+                loss = model(x.cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                torch.cuda.empty_cache()
+                memory.empty_cache()
+      `,
+      errors: [
+        { line: 8, messageIncludes: ["`torch.cuda.empty_cache()` in the step loop of `train()` (line 4) gives the allocator's cached blocks back to CUDA with `cudaFree`, which may wait for the GPU", "every step"] },
+        { line: 9, messageIncludes: ["`memory.empty_cache()`"] },
+      ],
+    },
     {
       name: "a timing helper that a benchmark and a detection loop both call is hot through the detection loop (YOLOv7's `time_synchronized`)",
       code: py`

@@ -6,6 +6,7 @@ import { calleeName, methodCall, shortText } from "./support";
 import type { RuleContext } from "../rule";
 
 const DEVICE_SYNCHRONIZE = /^torch\.(cuda|xpu|mps|accelerator|npu)\.synchronize$/;
+const EMPTY_CACHE = /^torch\.cuda(\.memory)?\.empty_cache$/;
 const STREAM_OR_EVENT_FACTORY = /^torch\.(cuda\.)?(Event|Stream|current_stream|default_stream|cuda\.Event|cuda\.Stream)$|^torch\.cuda\.(current_stream|default_stream)$/;
 
 /** `torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()` on a path that runs every step. */
@@ -15,7 +16,7 @@ export const explicitSynchronize: Rule = {
     code: "SYN106",
     category: "host read",
     defaultSeverity: "warning",
-    description: "`torch.cuda.synchronize()`, `stream.synchronize()` or `event.synchronize()` in code that runs every step.",
+    description: "`torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()` or `torch.cuda.empty_cache()` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -23,20 +24,25 @@ export const explicitSynchronize: Rule = {
     messages: {
       device: "`{{expression}}` {{where}} blocks until every stream on the device is idle, {{frequency}}.",
       stream: "`{{expression}}` {{where}} blocks until the {{what}} completes, {{frequency}}.",
+      emptyCache:
+        "`{{expression}}` {{where}} gives the allocator's cached blocks back to CUDA with `cudaFree`, which may wait for the GPU, and the next step allocates them again with `cudaMalloc`, {{frequency}}; call it once, outside the loop, if at all.",
     },
     mechanism: [
       "**Device** — `torch.cuda.synchronize()` is `cudaDeviceSynchronize`: the host waits for every stream of the device, not just the current one.",
       "**Stream / event** — `Stream.synchronize()` is `cudaStreamSynchronize`, `Event.synchronize()` is `cudaEventSynchronize`: the host waits for that stream or up to that event.",
       "**Not in debug mode** — `torch.cuda.set_sync_debug_mode` does not report `torch.cuda.synchronize()` or `Event.synchronize()`.",
+      "**Emptying the cache** — `torch.cuda.empty_cache()` waits on the events still outstanding for blocks used on other streams (`cudaEventSynchronize`), then `cudaFree`s every cached block that is not split, which may synchronize implicitly; with expandable segments it synchronizes the segment's stream before unmapping free pages.",
     ],
     docs: {
       why:
         "An explicit synchronize stops the host until the GPU catches up, so the host cannot queue the next step's work meanwhile. " +
-        "Outside of timing code it is rarely needed: ordering between streams can be expressed on the device with `wait_stream`/`wait_event`.",
+        "Outside of timing code it is rarely needed: ordering between streams can be expressed on the device with `wait_stream`/`wait_event`. " +
+        "`torch.cuda.empty_cache()` on every step frees the blocks the last step cached, waiting for the GPU when it does, and makes the next step allocate them again. " +
+        "It lets no step fit that would not fit otherwise: when `cudaMalloc` fails, the allocator frees its cached blocks and retries by itself; what `empty_cache` gives back helps only memory allocated outside PyTorch (another process, a library's own allocator).",
       example: ["for batch in loader:", "    loss = step(batch)", "    torch.cuda.synchronize()"].join("\n"),
       useInstead: ["side = torch.cuda.Stream()", "for batch in loader:", "    with torch.cuda.stream(side):", "        loss = step(batch)", "    torch.cuda.current_stream().wait_stream(side)  # ordering on the device, no host wait"].join("\n"),
       fixSafety: "Removing a synchronize can change timing measurements and host-side reads that relied on it; no automatic fix is offered.",
-      facts: ["§2 op table: `torch.cuda.synchronize()`, `Stream.synchronize()`, `Event.synchronize()`", "§2 what sync debug mode does not see"],
+      facts: ["§2 op table: `torch.cuda.synchronize()`, `Stream.synchronize()`, `Event.synchronize()`", "§2 what sync debug mode does not see", "§7 `torch.cuda.empty_cache()` waits for the GPU whenever it has something to give back"],
     },
   },
   create(context) {
@@ -80,6 +86,10 @@ export const explicitSynchronize: Rule = {
     return {
       call(node) {
         const name = calleeName(node, context);
+        if (name && EMPTY_CACHE.test(name)) {
+          context.report({ node, messageId: "emptyCache", data: { expression: shortText(node, context) } });
+          return;
+        }
         if ((name && DEVICE_SYNCHRONIZE.test(name)) || aliasesDeviceSynchronize(childByField(node, "function")!)) {
           context.report({ node, messageId: "device", data: { expression: shortText(node, context) } });
           return;
