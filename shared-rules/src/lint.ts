@@ -397,7 +397,7 @@ export function fileFacts(text: string, filePath?: string): string {
   const flags = textFlags(text);
   // Option defaults (`add_argument("--save-txt", action="store_true")`) decide branches of other statements; so
   // may a write to an attribute of another object, or a `setattr`, which unsettles an object's options.
-  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text), otherObjectsWrites(text)].join(",");
+  return [flags.importsTorch, flags.mentionsDevice, flags.defaultDeviceChanged, flags.mayUseGpu, bindsTorch(text), lineEnding(text), optionLines(text), inferenceScript(filePath, text), otherObjectsWrites(text)].join(",");
 }
 
 /** The attributes written on objects other than `self` (`loss.autobalance = True`), and how many `setattr` calls. */

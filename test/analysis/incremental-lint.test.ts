@@ -536,6 +536,29 @@ describe("IncrementalLinter", () => {
         assert.deepStrictEqual(s.lint().findings, before.findings, "the first result again");
       });
 
+      it(`\`import accelerate\` added above a CPU-only script puts the model it builds on a GPU, in statements the edit does not touch${crlf ? " (CRLF)" : ""}`, () => {
+        const script = py`
+          import torch
+          import torch.nn as nn
+          model = nn.Linear(2, 1)
+          optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+          for start in range(0, 256, 32):
+              loss = model(torch.randn(32, 2)).mean()
+              loss.backward()
+              optimizer.step()
+              print(loss.item())
+          print("done")
+        `.replace(/\n/g, eol);
+        const s = (session = new EditSession(script, OPTIONS_RECOMMENDED));
+        assert.deepStrictEqual(s.lint().findings, [], "a model this file builds, with no device anywhere, runs on the CPU");
+        // At the end, below every statement: they keep their nodes, and only the facts of the text say they changed.
+        const at = s.text.length;
+        s.apply({ start: at, end: at, inserted: `import accelerate${eol}` });
+        assert.deepStrictEqual(s.lint().findings.map((f) => f.rule), ["item-in-hot-path"], "accelerate may place the model: the loop's `.item()` waits for it");
+        s.apply({ start: at, end: at + `import accelerate${eol}`.length, inserted: "" });
+        assert.deepStrictEqual(s.lint().findings, []);
+      });
+
       it(`an edit that restores the whole text's facts starts from the lint set aside, moved through the edits made since${crlf ? " (CRLF)" : ""}`, () => {
         const s = (session = new EditSession(file, OPTIONS_RECOMMENDED));
         const findingsBefore = s.lint().findings.length;

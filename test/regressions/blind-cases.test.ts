@@ -441,6 +441,20 @@ describe("cases written blind from the facts", () => {
       assert.match(messages[2], /^20 .*a hook that `register_full_backward_hook` registers at line 21 .* on every backward pass/);
     });
 
+    it("`register_hook` hands a gradient hook to a tensor only: a trainer's registry of callbacks runs them when it likes", () => {
+      const code = (receiver: string) => py`
+        import torch
+        def clip(grad):
+            print(grad.norm().item())
+            return grad
+        def attach(model, trainer):
+            for p in model.parameters():
+                ${receiver}.register_hook(clip)
+      `;
+      assert.deepStrictEqual(findings(code("p")), [[3, "item-in-hot-path"]]);
+      assert.deepStrictEqual(findings(code("trainer")), []);
+    });
+
     it("a function called through a name bound to `partial(f, ...)` runs where that name is called", () => {
       const code = py`
         from collections import defaultdict
@@ -499,6 +513,8 @@ describe("cases written blind from the facts", () => {
         [19, "data-dependent-shape"],
         [25, "data-dependent-shape"],
       ]);
+      // `self.matcher = Matcher` keeps the class, not an instance: calling it constructs one.
+      assert.deepStrictEqual(findings(code.replace("self.matcher = Matcher()", "self.matcher = Matcher")), [[25, "data-dependent-shape"]]);
     });
   });
 

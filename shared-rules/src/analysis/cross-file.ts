@@ -11,7 +11,7 @@ import { agreedArguments, passedArguments } from "./hot-paths";
 import { Binding, identifiersNamed, resolveBinding, scopeOf } from "./scopes";
 import { importedName } from "./tensor-evidence";
 import { isProperty, methodCallsOn } from "./instances";
-import { CLASS_NAME, DATA_ITERABLE_NAME, PLACING_FRAMEWORK, attributeWrites, lastName, mayDefineOptions, mentionsADevice, optionWrites, setsAnyOption } from "./names";
+import { CLASS_NAME, DATA_ITERABLE_NAME, attributeWrites, lastName, mayDefineOptions, optionWrites, setsAnyOption } from "./names";
 
 /** A function that another file calls from a hot path: its caller's context, told from the callee's side. */
 export interface HotEntry {
@@ -144,11 +144,7 @@ export interface ModuleLinks {
   optionsCleared?: string[];
   /** The options the file tests in a branch without defining them (`if opt.eval_oracle_wh:`). */
   optionsTested?: string[];
-  /**
-   * The file may put tensors on a GPU: it mentions a device (`mentionsADevice`; not in hiding every GPU with
-   * `os.environ["CUDA_VISIBLE_DEVICES"] = ""`), changes the default one, or imports a framework that places
-   * models itself (Lightning, Hugging Face's `Trainer` and `accelerate`, DeepSpeed, ...).
-   */
+  /** The file may put tensors on a GPU (`FileAnalysis.mayUseGpu`). */
   mayUseGpu?: true;
   /** The file runs as a script (`if __name__ == "__main__":`, `parse_args(`). */
   script?: true;
@@ -352,20 +348,9 @@ export function moduleLinks(analysis: FileAnalysis, movesBatches?: (call: Syntax
     ...(options.length > 0 ? { options } : {}),
     ...(constructions.size > 0 ? { constructions: Object.fromEntries([...constructions].map(([callee, passed]) => [callee, [...passed.values()]])) } : {}),
     ...optionLinks,
-    ...(mayUseGpu(analysis) ? { mayUseGpu: true as const } : {}),
+    ...(analysis.mayUseGpu ? { mayUseGpu: true as const } : {}),
     ...(SCRIPT.test(text) ? { script: true as const } : {}),
   };
-}
-
-/** `os.environ["CUDA_VISIBLE_DEVICES"] = ""`: no GPU is visible to the process (pytorch-a3c's `main.py`). */
-const HIDES_GPUS = /os\.environ\[\s*["']CUDA_VISIBLE_DEVICES["']\s*\]\s*=\s*(""|'')/g;
-
-function mayUseGpu(analysis: FileAnalysis): boolean {
-  const text = analysis.source.text;
-  if (analysis.defaultDeviceChanged || PLACING_FRAMEWORK.test(text)) return true;
-  // `mentionsDevice` is `mentionsADevice` of the whole text: scanned again only without the lines that hide the GPUs.
-  if (!analysis.mentionsDevice) return false;
-  return !text.includes("CUDA_VISIBLE_DEVICES") || mentionsADevice(text.replace(HIDES_GPUS, ""));
 }
 
 /** `if __name__ == "__main__":`, `args = parser.parse_args()`: what a script a person runs has. */

@@ -9,7 +9,7 @@ import { ClassInfo, Evidence, EvidenceEnvironment, TensorEvidence, keywordArgume
 import { HotPaths, SiteContext } from "./hot-paths";
 import { HOST_ONLY_ENTRY, isProjectTarget, type HotEntries } from "./cross-file";
 import { importedModules } from "./class-names";
-import { PLACING_FRAMEWORK, mentionsADevice } from "./names";
+import { mentionsADevice } from "./names";
 
 export interface AnalysisOptions {
   extraStepFunctions?: readonly string[];
@@ -34,6 +34,8 @@ export class FileAnalysis {
   readonly mentionsDevice: boolean;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
   readonly defaultDeviceChanged: boolean;
+  /** The file may put tensors on a GPU (`TextFlags.mayUseGpu`). */
+  readonly mayUseGpu: boolean;
   private readonly contexts = new Map<SyntaxNode, SiteContext>();
   private readonly extraStepFunctions: ReadonlySet<string>;
 
@@ -47,12 +49,13 @@ export class FileAnalysis {
     this.hostOnlyProject = !!options.hotEntries && Object.prototype.hasOwnProperty.call(options.hotEntries, HOST_ONLY_ENTRY);
     this.mentionsDevice = flags.mentionsDevice;
     this.defaultDeviceChanged = flags.defaultDeviceChanged;
+    this.mayUseGpu = flags.mayUseGpu;
     const environment: EvidenceEnvironment = {
       text,
       scopes: this.scopes,
       classes: this.classes,
       defaultDeviceChanged: this.defaultDeviceChanged,
-      mayPlaceOnDevice: this.mentionsDevice || this.defaultDeviceChanged || PLACING_FRAMEWORK.test(text),
+      mayUseGpu: this.mayUseGpu,
     };
     this.evidence = new TensorEvidence(environment);
     this.hotPaths = new HotPaths({
@@ -119,13 +122,27 @@ export function textFlags(text: string): TextFlags {
   // The incremental linter asks before the analysis does, of the same text.
   if (lastFlags?.text === text) return lastFlags.flags;
   const mentionsDevice = mentionsADevice(text);
+  const defaultDeviceChanged = /set_default_device|set_default_tensor_type\(\s*['"]?(torch\.)?cuda|with\s+torch\.device\(/.test(text);
   const flags = {
     importsTorch: importsTorch(text) || trainsOnDevice(text, mentionsDevice),
     mentionsDevice,
-    defaultDeviceChanged: /set_default_device|set_default_tensor_type\(\s*['"]?(torch\.)?cuda|with\s+torch\.device\(/.test(text),
+    defaultDeviceChanged,
+    mayUseGpu: mayUseGpu(text, mentionsDevice, defaultDeviceChanged),
   };
   lastFlags = { text, flags };
   return flags;
+}
+
+/** `os.environ["CUDA_VISIBLE_DEVICES"] = ""`: no GPU is visible to the process (pytorch-a3c's `main.py`). */
+const HIDES_GPUS = /os\.environ\[\s*["']CUDA_VISIBLE_DEVICES["']\s*\]\s*=\s*(""|'')/g;
+/** Frameworks that move models and batches to a GPU themselves, with no device in the user's code. */
+const PLACING_FRAMEWORK = /^[ \t]*(from|import)[ \t]+(transformers|pytorch_lightning|lightning|accelerate|deepspeed|mmengine|mmcv|mmdet|detectron2|fairseq|ignite|fastai|composer|ray|trl|peft|stable_baselines3|torchrl|colossalai|megatron)\b/m;
+
+function mayUseGpu(text: string, mentionsDevice: boolean, defaultDeviceChanged: boolean): boolean {
+  if (defaultDeviceChanged || PLACING_FRAMEWORK.test(text)) return true;
+  // `mentionsDevice` is `mentionsADevice` of the whole text: scanned again only without the lines that hide the GPUs.
+  if (!mentionsDevice) return false;
+  return !text.includes("CUDA_VISIBLE_DEVICES") || mentionsADevice(text.replace(HIDES_GPUS, ""));
 }
 
 /**
@@ -159,6 +176,12 @@ interface TextFlags {
   importsTorch: boolean;
   mentionsDevice: boolean;
   defaultDeviceChanged: boolean;
+  /**
+   * The file may put tensors on a GPU: it mentions a device (`mentionsADevice`; not in hiding every GPU with
+   * `os.environ["CUDA_VISIBLE_DEVICES"] = ""`), changes the default one, or imports a framework that places
+   * models itself (Lightning, Hugging Face's `Trainer` and `accelerate`, DeepSpeed, ...).
+   */
+  mayUseGpu: boolean;
 }
 let lastFlags: { text: string; flags: TextFlags } | undefined;
 

@@ -4,7 +4,7 @@
  * its step loop runs rarely. Rules report hot sites; the strict preset also reports the rest.
  */
 import { SyntaxNode, childByField, contains, enclosingClassOf, enclosingFunctionOf, forEachNode, nodeAt, ownString, parameterName, returnStatementsOf, someNode, topLevelStatementOf, unparenthesized } from "../syntax";
-import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
+import { TensorEvidence, argumentValues, isContainerEntry, isStringNode, isTensorKind, keywordArgument, movedToGpu, positionalArguments, stringValue } from "./tensor-evidence";
 import {
   ACCUMULATION_NAME, CLOCK_FUNCTION, CLOCK_READING_NAME, COUNTER_NAME, CUDA_FLAG_NAME, DATA_ITERABLE_NAME, ELAPSED_TIME_NAME, ENVIRONMENT_NAME, EPOCH_NAME, TIME_INTERVAL_NAME, LOOP_FUNCTION_NAME, MODEL_INPUT_METHOD, MODULE_NAME, MODULE_SETUP_METHOD, OPTIMIZER_NAME, OPTIONS_NAME, PERIODIC_FLAG_NAME, REPLAY_BUFFER_CLASS, SOLVER_ITERATION_NAME, SPEED_MEASUREMENT_NAME, STEP_COUNT_NAME, WEIGHT_LOADING_NAME, attributeWrites, lastName, mayDefineOptions, OFF_LITERAL, optionGetattrReads, optionReads, setsAnyOption,
 } from "./names";
@@ -149,8 +149,8 @@ const MAX_CALL_DEPTH = 3;
 const HOOK_REGISTRATION = /\.register_(?:module_)?(?:full_)?(?:forward_pre_|forward_|backward_pre_|backward_|post_accumulate_grad_)?hook\s*\(/g;
 /** `if self.autobalance:`, `and not self.training`: an attribute of `self` a test reads. */
 const TESTED_SELF_ATTRIBUTE = /\b(?:if|elif|and|or|not)\s+(?:not\s+)?self\.(\w+)\b/g;
-/** `functools.partial`, however imported. */
-const PARTIAL = /^(functools\.)?partial$/;
+/** `functools.partial`, however imported (`qualifiedName` resolves the import). */
+const PARTIAL = "functools.partial";
 /** Environment variables that launchers and schedulers set: their defaults say nothing of a run. */
 const LAUNCHER_VARIABLE = /RANK|WORLD|SLURM|MASTER|LOCAL|NODE|CUDA|DEVICE|GPU|OMPI|PMI/i;
 /** Tests that hold only under TorchScript or while Dynamo, FX or ONNX export traces a graph. */
@@ -619,22 +619,11 @@ export class HotPaths {
     // `@lru_cache` on `mel_filters(device, n_mels)`: the body runs once per distinct arguments, not per call.
     if (this.isCached(fn)) return this.cold(label, "its results are cached (`@lru_cache`, `@cache`): its body runs once per distinct arguments, not on every call");
     const calls = this.callsFromOutside(fn);
-    // The first caller on a per-step path; failing that, the first in a plain loop (whose sites count only on
-    // positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
-    let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
     // Calls through `partial(fn, ...)` count for how often `fn` runs, not for what it is passed: they pass more.
     const partialCalls = this.callsThroughPartial(fn);
-    for (const call of partialCalls.length === 0 ? calls : [...calls, ...partialCalls]) {
-      const caller = this.contextOf(call, depth + 1);
-      if (caller.hot && !caller.plainLoop) {
-        hotCall = { call, caller };
-        break;
-      }
-      if (caller.hot) hotCall ??= { call, caller };
-    }
+    const hotCall = this.firstHotCaller(partialCalls.length === 0 ? calls : [...calls, ...partialCalls], depth);
     if (hotCall) {
       const { call, caller } = hotCall;
-      const viaPartial = partialCalls.includes(call);
       return {
         hot: true,
         // A property runs where it is read (`self.r`).
@@ -648,7 +637,7 @@ export class HotPaths {
         // A helper that a module's method calls (`get_rel_pos(...)` in `Attention.forward`) runs where the model is.
         gpuCaller: caller.gpuCaller || this.inModuleClass(call),
         // With several callers, only what they all pass alike (a call in an exception handler is a fallback, never hot).
-        arguments: viaPartial ? undefined : agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
+        arguments: partialCalls.length > 0 ? undefined : agreedArguments(calls.filter((each) => !inExceptionHandler(each)).map((each) => passedArguments(each, this.env.text))),
       };
     }
     const entry = this.crossFileEntry(fn);
@@ -689,35 +678,42 @@ export class HotPaths {
   }
 
   /**
+   * The first of `calls` on a per-step path; failing that, the first in a plain loop (whose sites count only on
+   * positive GPU evidence), so that a one-off loop that also calls the function does not stand for its steps.
+   */
+  private firstHotCaller(calls: SyntaxNode[], depth: number): { call: SyntaxNode; caller: SiteContext } | undefined {
+    let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
+    for (const call of calls) {
+      const caller = this.contextOf(call, depth + 1);
+      if (caller.hot && !caller.plainLoop) return { call, caller };
+      if (caller.hot) hotCall ??= { call, caller };
+    }
+    return hotCall;
+  }
+
+  /**
    * The context of a lambda bound to a name (`to_np = lambda t: t.detach().cpu().numpy()`) that a hot path calls
-   * by that name: the first per-step caller, failing that the first in a plain loop. Undefined when no hot path
-   * calls it, and then the lambda runs where it is made (`sorted(xs, key=lambda x: ...)`).
+   * by that name, as a function called from there (`computeFunctionContext`). Undefined when nothing calls the
+   * name, no call is hot, or the depth limit or a cycle stops the search: the lambda then runs where it is made.
    */
   private namedLambdaContext(lambda: SyntaxNode, depth: number): SiteContext | undefined {
     if (this.lambdaContexts.has(lambda)) return this.lambdaContexts.get(lambda);
     if (this.inProgress.has(lambda) || depth > MAX_CALL_DEPTH) return undefined;
-    const calls = this.callsOfNamedLambda(lambda);
+    const calls = this.callsThroughName(lambda);
     if (calls.length === 0) return undefined;
     this.inProgress.add(lambda);
     try {
-      let hotCall: { call: SyntaxNode; caller: SiteContext } | undefined;
-      for (const call of calls) {
-        const caller = this.contextOf(call, depth + 1);
-        if (caller.hot && !caller.plainLoop) {
-          hotCall = { call, caller };
-          break;
-        }
-        if (caller.hot) hotCall ??= { call, caller };
-      }
-      const name = this.text(childByField(lambda.parent!, "left")!);
-      const label = `the lambda \`${name}\` (line ${this.line(lambda)})`;
+      const hotCall = this.firstHotCaller(calls, depth);
+      const label = `the lambda \`${this.text(childByField(lambda.parent!, "left")!)}\` (line ${this.line(lambda)})`;
       const result: SiteContext | undefined = hotCall && {
-        ...hotCall.caller,
+        hot: true,
         where: `in ${label}, called at line ${this.line(hotCall.call)} ${hotCall.caller.where}`,
+        frequency: hotCall.caller.frequency,
         reason: `${label} is called from a hot path: ${hotCall.caller.reason}`,
         compiled: hotCall.caller.compiled === "torch.compile" ? "torch.compile" : undefined,
-        loop: undefined,
-        arguments: undefined,
+        plainLoop: hotCall.caller.plainLoop,
+        withoutGrad: hotCall.caller.withoutGrad,
+        gpuCaller: hotCall.caller.gpuCaller || this.inModuleClass(hotCall.call),
       };
       // As for functions: a result reached at the depth limit may miss a per-step caller too deep to see.
       if ((result?.hot && !result.plainLoop) || depth === 0) this.lambdaContexts.set(lambda, result);
@@ -728,19 +724,23 @@ export class HotPaths {
   }
   private readonly lambdaContexts = new Map<SyntaxNode, SiteContext | undefined>();
 
-  /** The calls `name(...)` of a lambda assigned to a plain name (`name = lambda ...`) that reach that assignment. */
-  callsOfNamedLambda(lambda: SyntaxNode): SyntaxNode[] {
-    const assignment = lambda.field === "right" ? lambda.parent : undefined;
+  /**
+   * The calls `name(...)` through the plain name that `value` is assigned to (`to_np = lambda t: ...`, `log_loss =
+   * partial(record, history)`), where that assignment is the binding they see.
+   */
+  private callsThroughName(value: SyntaxNode): SyntaxNode[] {
+    const assignment = value.field === "right" ? value.parent : undefined;
     const target = assignment?.type === "assignment" ? childByField(assignment, "left") : undefined;
     if (target?.type !== "identifier") return NO_CALLS;
     const name = this.text(target);
-    const calls = this.callSitesNamed(name, undefined).filter((call) => !contains(lambda, call) && resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value === lambda);
+    const calls = this.callSitesNamed(name, undefined).filter((call) => !contains(value, call) && resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value === value);
     return calls.length === 0 ? NO_CALLS : calls;
   }
 
   /**
    * A hook runs as often as what it hooks: a module's forward hook on each of its forward passes, a backward or
-   * gradient hook on each backward pass; `register_forward_hook(partial(self._hook, name))` is made once.
+   * gradient hook on each backward pass. The registration itself runs once, at set-up: the hook's own context
+   * does not depend on it.
    */
   private hookContext(label: string, registration: SyntaxNode): SiteContext {
     const method = this.text(childByField(childByField(registration, "function")!, "attribute")!);
@@ -758,16 +758,19 @@ export class HotPaths {
   /** The functions and lambdas of this file that calls of `register_*hook` hand to PyTorch, with the registering call. */
   private hookRegistrations(): Map<SyntaxNode, SyntaxNode> {
     if (this.hooks) return this.hooks;
-    const hooks = new Map<SyntaxNode, SyntaxNode>();
+    // Set first: what a receiver is may ask for contexts, which look here again (and find the hooks so far).
+    const hooks = (this.hooks = new Map<SyntaxNode, SyntaxNode>());
     // Most files register no hook: the text says where the few registrations are, with no walk of the tree.
     for (const match of this.env.text.includes("hook") ? this.env.text.matchAll(HOOK_REGISTRATION) : []) {
       const method = nodeAt(this.env.root, match.index! + 1).parent;
       const call = method?.type === "attribute" && method.field === "function" ? method.parent : undefined;
       if (call?.type !== "call") continue;
+      // `tensor.register_hook(fn)` is a gradient hook only on a tensor (not a trainer's own registry of callbacks).
+      if (this.text(childByField(method!, "attribute")!) === "register_hook" && !isTensorKind(this.env.evidence.of(childByField(method!, "object")!).kind)) continue;
       const hook = keywordArgument(call, "hook", this.env.text) ?? positionalArguments(call)[0];
       for (const target of hook ? this.functionsGiven(hook) : NO_CALLS) if (!hooks.has(target)) hooks.set(target, call);
     }
-    return (this.hooks = hooks);
+    return hooks;
   }
   private hooks: Map<SyntaxNode, SyntaxNode> | undefined;
 
@@ -785,13 +788,13 @@ export class HotPaths {
     }
     if (value.type === "attribute" && isSelfAttribute(value, this.env.text)) {
       const cls = enclosingClassOf(value);
-      const method = cls && methodOf(cls, this.text(childByField(value, "attribute")!), this.env.text);
+      const method = cls && this.env.evidence.inheritedMethod(cls, this.text(childByField(value, "attribute")!));
       return method ? [method] : NO_CALLS;
     }
     if (value.type !== "call" || depth > 1) return NO_CALLS;
     const callee = childByField(value, "function")!;
     const [first] = positionalArguments(value);
-    if (PARTIAL.test(this.env.evidence.qualifiedName(callee) ?? "")) return first ? this.functionsGiven(first, depth + 1) : NO_CALLS;
+    if (this.env.evidence.qualifiedName(callee) === PARTIAL) return first ? this.functionsGiven(first, depth + 1) : NO_CALLS;
     // A factory: the functions it returns.
     const found: SyntaxNode[] = [];
     for (const factory of this.functionsGiven(callee, depth + 1)) {
@@ -811,11 +814,8 @@ export class HotPaths {
   private callsThroughPartial(fn: SyntaxNode): SyntaxNode[] {
     const found: SyntaxNode[] = [];
     for (const made of this.partialsMade()) {
-      const alias = made.parent?.type === "assignment" && made.field === "right" ? childByField(made.parent, "left") : undefined;
       const [first] = positionalArguments(made);
-      if (alias?.type !== "identifier" || !first || !this.functionsGiven(first, 1).includes(fn)) continue;
-      const name = this.text(alias);
-      for (const call of this.callSitesNamed(name, undefined)) if (resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value === made) found.push(call);
+      if (first && this.functionsGiven(first, 1).includes(fn)) found.push(...this.callsThroughName(made));
     }
     return found;
   }
@@ -828,7 +828,7 @@ export class HotPaths {
       let callee: SyntaxNode | null = nodeAt(this.env.root, match.index!);
       if (callee.parent?.type === "attribute" && callee.field === "attribute") callee = callee.parent;
       const call = callee.field === "function" ? callee.parent : undefined;
-      if (call?.type === "call" && PARTIAL.test(this.env.evidence.qualifiedName(callee) ?? "")) partials.push(call);
+      if (call?.type === "call" && this.env.evidence.qualifiedName(callee) === PARTIAL) partials.push(call);
     }
     return (this.partials = partials);
   }
@@ -836,7 +836,7 @@ export class HotPaths {
 
   /** What each call of a named lambda passes for its parameter at `index`, when every call passes one by position. */
   argumentsOfNamedLambda(lambda: SyntaxNode, index: number): SyntaxNode[] | undefined {
-    const calls = this.callsOfNamedLambda(lambda);
+    const calls = this.callsThroughName(lambda);
     const passed = calls.map((call) => (passesListSplat(call) ? undefined : positionalArguments(call)[index]));
     return calls.length > 0 && passed.every((argument) => argument) ? (passed as SyntaxNode[]) : undefined;
   }
@@ -960,6 +960,12 @@ export class HotPaths {
     statementCalls(statement, this.env.text).functionCalls.forEach((sites, name) => {
       const bindings = this.env.scopes.module.bindings.get(name);
       if (bindings?.some((binding) => binding.kind === "function" || binding.value?.type === "lambda")) for (const call of sites) sign(name, call);
+      // `log_loss(loss)` with `log_loss = partial(record, history)`: a call of `record`.
+      else if (this.partialsMade().length > 0)
+        for (const call of sites) {
+          const value = resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value;
+          if (value && this.partialsMade().includes(value)) sign(name, call);
+        }
       // The methods called on the instances this statement makes (`self.decoder = GreedyDecoder()`, `self.decoder.update()`).
       const made = bindings?.find((binding) => binding.kind === "class")?.value;
       if (made) for (const { call } of this.instanceCalls(made, sites)) sign(`${name}()`, call);

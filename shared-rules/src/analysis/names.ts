@@ -256,9 +256,6 @@ export function* attributeWrites(text: string, attribute = "\\w+"): Generator<At
 }
 
 /** `.cuda()`, `device`, `.to(`, a GPU (or GPUs) or an accelerator; `xla` between non-letters: `torch_xla`, `xla_device()`, not `plt.xlabel`. */
-/** Frameworks that move models and batches to a GPU themselves, with no device in the user's code. */
-export const PLACING_FRAMEWORK = /^[ \t]*(from|import)[ \t]+(transformers|pytorch_lightning|lightning|accelerate|deepspeed|mmengine|mmcv|mmdet|detectron2|fairseq|ignite|fastai|composer|ray|trl|peft|stable_baselines3|torchrl|colossalai|megatron)\b/m;
-
 export function mentionsADevice(text: string): boolean {
   return /cuda|device|\.to\(|accelerator|\bmps\b|(^|[^a-z])xla([^a-z]|$)|\bgpus?\b/i.test(text);
 }

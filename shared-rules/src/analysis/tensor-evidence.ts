@@ -59,11 +59,8 @@ export interface EvidenceEnvironment {
   classes: Map<SyntaxNode, ClassInfo>;
   /** `torch.set_default_device(...)` or similar: factory functions without `device=` may allocate on a GPU. */
   defaultDeviceChanged: boolean;
-  /**
-   * The file mentions a device, changes the default one or imports a framework that places models itself: a
-   * model it builds may be on a GPU (`modelOutput`).
-   */
-  mayPlaceOnDevice: boolean;
+  /** The file may put tensors on a GPU (`FileAnalysis.mayUseGpu`): else a model it builds stays on the CPU (`modelOutput`). */
+  mayUseGpu: boolean;
   /** Every call of the parameter's function in the file leaves it at its default (and there is one). */
   leftAtDefault?: (parameter: Binding) => boolean;
   /** What each call of the parameter's function in the file passes for it, if every call passes it (and there is one). */
@@ -609,14 +606,10 @@ export class TensorEvidence {
       fn = cls ? this.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
     } else if (callee?.type === "attribute") {
       // `obs, rewards, dones = task.step(actions)`: a method of a plain class of this file, on its instance.
-      const cls = this.instanceClass(childByField(callee, "object")!);
-      fn = cls ? this.inheritedMethod(cls, this.text(childByField(callee, "attribute")!)) : undefined;
+      fn = this.plainInstanceMethod(childByField(callee, "object")!, this.text(childByField(callee, "attribute")!));
     }
     // `boxes, scores = matcher(x)`, `self.matcher(x)`: an instance's `__call__`.
-    if (!fn && callee) {
-      const cls = this.instanceClass(callee);
-      fn = cls ? this.inheritedMethod(cls, "__call__") : undefined;
-    }
+    if (!fn && callee) fn = this.plainInstanceMethod(callee, "__call__");
     if (!fn) return undefined;
     if (!this.tupleMemo.has(fn)) this.tupleMemo.set(fn, soleTupleReturned(fn));
     return this.tupleMemo.get(fn);
@@ -770,25 +763,33 @@ export class TensorEvidence {
     return kinds.length > 0 && kinds.every((each) => each.kind === kinds[0].kind) ? kinds[0] : UNKNOWN;
   }
 
-  /** What `map(lambda name: ..., iterable)` goes over, when `node` is in that lambda's body and `name` is its one parameter. */
-  private lambdaMapping(node: SyntaxNode, name: string): SyntaxNode | undefined {
+  /**
+   * The lambda whose body holds `node` (no function between them) when `name` is one of its plain parameters,
+   * with the parameter's position and how many it has; a name after a default or a `*` gets nothing.
+   */
+  private lambdaParameter(node: SyntaxNode, name: string): { lambda: SyntaxNode; index: number; count: number } | undefined {
     let lambda = node.parent;
     while (lambda && lambda.type !== "lambda" && lambda.type !== "function_definition") lambda = lambda.parent;
-    const parameters = lambda?.type === "lambda" ? childByField(lambda, "parameters") : undefined;
+    const parameters = lambda?.type === "lambda" ? (childByField(lambda, "parameters")?.children ?? []) : [];
+    const index = parameters.findIndex((parameter) => this.text(parameter) === name);
+    if (index < 0 || !parameters.slice(0, index + 1).every((parameter) => parameter.type === "identifier")) return undefined;
+    return { lambda: lambda!, index, count: parameters.length };
+  }
+
+  /** What `map(lambda name: ..., iterable)` goes over, when `node` is in that lambda's body and `name` is its one parameter. */
+  private lambdaMapping(node: SyntaxNode, name: string): SyntaxNode | undefined {
+    const parameter = this.lambdaParameter(node, name);
+    const lambda = parameter?.count === 1 ? parameter.lambda : undefined;
     const call = lambda?.parent?.type === "argument_list" ? lambda.parent.parent : undefined;
-    if (!lambda || !call || call.type !== "call" || parameters?.children.length !== 1 || this.text(parameters.children[0]) !== name) return undefined;
+    if (!lambda || call?.type !== "call") return undefined;
     const [first, iterable, more] = positionalArguments(call);
     return first === lambda && iterable && !more && this.qualifiedName(childByField(call, "function")!) === "map" ? iterable : undefined;
   }
 
-  /** What every call of a lambda bound to a name passes for its parameter `name`, where they agree (`passedAlike`). */
+  /** What every call of a lambda bound to a name passes for its parameter `name`, where they agree (`agreedEvidence`). */
   private passedToNamedLambda(node: SyntaxNode, name: string): Evidence | undefined {
-    let lambda = node.parent;
-    while (lambda && lambda.type !== "lambda" && lambda.type !== "function_definition") lambda = lambda.parent;
-    const parameters = lambda?.type === "lambda" ? childByField(lambda, "parameters")?.children.filter((child) => child.type !== ",") : undefined;
-    const index = parameters?.findIndex((parameter) => this.text(parameter) === name) ?? -1;
-    if (index < 0 || !parameters!.slice(0, index + 1).every((parameter) => parameter.type === "identifier")) return undefined;
-    const passed = this.env.passedToNamedLambda?.(lambda!, index);
+    const parameter = this.lambdaParameter(node, name);
+    const passed = parameter && this.env.passedToNamedLambda?.(parameter.lambda, parameter.index);
     return passed && this.agreedEvidence(name, passed);
   }
 
@@ -923,7 +924,10 @@ export class TensorEvidence {
     return passed && this.agreedEvidence(parameter.name, passed);
   }
 
-  /** The kind that every value calls pass for `name` has (`passed`), where `passedAlike` trusts it. */
+  /**
+   * The kind of value that the calls pass for `name` (`passed`, one per call), where they all agree on one that
+   * `passedAlike` describes: a kind of host value, a tensor known to be on a GPU, or a loader that puts its batches there.
+   */
   private agreedEvidence(name: string, passed: SyntaxNode[]): Evidence | undefined {
     const kinds = passed.map((argument) => this.of(argument));
     const first = kinds[0];
@@ -965,8 +969,7 @@ export class TensorEvidence {
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
     // `matcher(iou)` with `matcher = Matcher(...)`, a plain class of this file: what its `__call__` returns.
-    const cls = callee.kind === "unknown" ? this.instanceClass(fn) : undefined;
-    const call = cls && this.inheritedMethod(cls, "__call__");
+    const call = callee.kind === "unknown" ? this.plainInstanceMethod(fn, "__call__") : undefined;
     if (call) return this.returnEvidence(call);
     return this.madeOnDevice(node, fn);
   }
@@ -1267,16 +1270,12 @@ export class TensorEvidence {
       const local = info?.methods.get(method);
       if (local) return this.returnEvidence(local);
       // `self.matcher(iou)` with `self.matcher = Matcher(...)`, a plain class of this file: what its `__call__` returns.
-      const cls = this.instanceClass(fn);
-      const call = cls && this.inheritedMethod(cls, "__call__");
+      const call = this.plainInstanceMethod(fn, "__call__");
       return call ? this.returnEvidence(call) : UNKNOWN;
     }
     // `task.step(actions)` of `task: PointMassTask`, a plain class of this file: what its method returns.
-    if (kind === "unknown") {
-      const cls = this.instanceClass(receiver);
-      const local = cls && this.inheritedMethod(cls, method);
-      if (local) return this.returnEvidence(local);
-    }
+    const local = kind === "unknown" ? this.plainInstanceMethod(receiver, method) : undefined;
+    if (local) return this.returnEvidence(local);
     if (kind === "module") {
       // `self.transformer.ln_f(x)`: an entry of an `nn.ModuleDict` runs its forward pass.
       if (method === "forward" || (CONTAINER_MODULE.test(receiverEvidence.reason) && !MODULE_METHOD.test(method))) return this.modelOutput(receiver, `the output of \`${this.text(fn)}(...)\``);
@@ -1313,39 +1312,46 @@ export class TensorEvidence {
     return UNKNOWN;
   }
 
+  /** The method `method` (`"__call__"` for calling it) of the plain class of this file that `instance` is an instance of. */
+  private plainInstanceMethod(instance: SyntaxNode, method: string): SyntaxNode | undefined {
+    const cls = this.instanceClass(instance);
+    return cls && this.inheritedMethod(cls, method);
+  }
+
   /**
    * The plain class of this file (not a module) that `node` is an instance of: a name assigned `Cls(...)` or
-   * annotated `Cls`, or `self.x` where every assignment of `x` in the class is `Cls(...)`.
+   * annotated `Cls`, or `self.x` where every assignment of `x` in the class is `Cls(...)`. (The hot-path analysis
+   * follows instances the other way, from each construction to its uses: `methodCallsOn`.)
    */
   private instanceClass(raw: SyntaxNode): SyntaxNode | undefined {
     const node = unparenthesized(raw);
-    const classOf = (value: SyntaxNode | undefined): SyntaxNode | undefined => {
-      const callee = value?.type === "call" ? childByField(value, "function") : value;
-      if (callee?.type !== "identifier") return undefined;
-      const binding = resolveBinding(this.text(callee), callee.start, scopeOf(callee, this.env.scopes));
+    const plainClass = (name: SyntaxNode | null | undefined): SyntaxNode | undefined => {
+      if (name?.type !== "identifier") return undefined;
+      const binding = resolveBinding(this.text(name), name.start, scopeOf(name, this.env.scopes));
       return binding?.kind === "class" && binding.value && !this.env.classes.get(binding.value)?.isModule ? binding.value : undefined;
     };
+    const constructed = (value: SyntaxNode) => (value.type === "call" ? plainClass(childByField(value, "function")) : undefined);
     if (node.type === "identifier") {
       const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-      if (binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value?.type === "call") return classOf(binding.value);
+      if (binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value) return constructed(unparenthesized(binding.value));
       const annotation = binding?.kind === "parameter" ? binding.annotation : undefined;
-      return annotation ? classOf(annotation.type === "type" ? annotation.children[0] : annotation) : undefined;
+      return annotation ? plainClass(annotation.type === "type" ? annotation.children[0] : annotation) : undefined;
     }
     if (node.type === "attribute" && this.text(childByField(node, "object")!) === "self") {
       const owner = enclosingClass(node);
       const values = owner && this.env.classes.get(owner)?.attributes.get(this.text(childByField(node, "attribute")!));
-      const classes = values?.map(classOf);
+      const classes = values?.map((value) => constructed(unparenthesized(value)));
       return classes && classes.length > 0 && classes.every((cls) => cls && cls === classes[0]) ? classes[0] : undefined;
     }
     return undefined;
   }
 
   /**
-   * What running `model` gives: a GPU tensor, unless the file never mentions a device (`mayPlaceOnDevice`) and
+   * What running `model` gives: a GPU tensor, unless the file may put nothing on a GPU (`mayUseGpu`) and
    * built the model itself (`model = Net()`), which then stays on the CPU (a tutorial that trains on the CPU).
    */
   private modelOutput(model: SyntaxNode, reason: string): Evidence {
-    if (this.env.mayPlaceOnDevice || model.type !== "identifier") return evidence("gpu", reason);
+    if (this.env.mayUseGpu || model.type !== "identifier") return evidence("gpu", reason);
     const binding = resolveBinding(this.text(model), model.start, scopeOf(model, this.env.scopes));
     const made = binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
     const constructor = made?.type === "call" ? childByField(made, "function") : undefined;
@@ -1902,7 +1908,7 @@ const NOTHING_DOCUMENTED = new Map<string, Evidence>();
 const DOCUMENTED_TYPE: Array<{ pattern: RegExp; name: number; type: number }> = [
   { pattern: /^\s*\**(\w+)\s*\(([^)\n]+)\)/gm, name: 1, type: 2 },
   { pattern: /^\s*(\w+)\s*:\s*([\w.\[\], |]+?)\s*$/gm, name: 1, type: 2 },
-  { pattern: /:type\s+(\w+)\s*:\s*([^\n]+)/g, name: 1, type: 2 },
+  { pattern: /:type\s+(\w+)\s*:[ \t]*([^\n]+)/g, name: 1, type: 2 },
   { pattern: /:param\s+([\w.\[\], |]+?)\s+(\w+)\s*:/g, name: 2, type: 1 },
 ];
 
