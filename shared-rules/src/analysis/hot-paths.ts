@@ -812,13 +812,25 @@ export class HotPaths {
    * history, "loss")`, then `log_loss(loss)`.
    */
   private callsThroughPartial(fn: SyntaxNode): SyntaxNode[] {
-    const found: SyntaxNode[] = [];
+    const made = this.partialsOf().get(fn);
+    return made ? made.flatMap((partial) => this.callsThroughName(partial)) : NO_CALLS;
+  }
+
+  /** By function of this file, the calls of `partial` that bind it (`partial(record, history)`), found once per file. */
+  private partialsOf(): Map<SyntaxNode, SyntaxNode[]> {
+    if (this.partialTargets) return this.partialTargets;
+    const byFunction = new Map<SyntaxNode, SyntaxNode[]>();
     for (const made of this.partialsMade()) {
       const [first] = positionalArguments(made);
-      if (first && this.functionsGiven(first, 1).includes(fn)) found.push(...this.callsThroughName(made));
+      for (const fn of first ? this.functionsGiven(first, 1) : NO_CALLS) {
+        const list = byFunction.get(fn);
+        if (list) list.push(made);
+        else byFunction.set(fn, [made]);
+      }
     }
-    return found;
+    return (this.partialTargets = byFunction);
   }
+  private partialTargets: Map<SyntaxNode, SyntaxNode[]> | undefined;
 
   /** The calls of `functools.partial` in this file, found from where the text says `partial(`. */
   private partialsMade(): SyntaxNode[] {
