@@ -832,6 +832,12 @@ export class HotPaths {
   }
   private partialTargets: Map<SyntaxNode, SyntaxNode[]> | undefined;
 
+  /** The calls of `partial` that bind a function of this file (not `partial(nn.LayerNorm, eps=1e-6)`). */
+  private partialsOfFunctions(): Set<SyntaxNode> {
+    return (this.bindingPartials ??= new Set([...this.partialsOf().values()].flat()));
+  }
+  private bindingPartials: Set<SyntaxNode> | undefined;
+
   /** The calls of `functools.partial` in this file, found from where the text says `partial(`. */
   private partialsMade(): SyntaxNode[] {
     if (this.partials) return this.partials;
@@ -973,10 +979,10 @@ export class HotPaths {
       const bindings = this.env.scopes.module.bindings.get(name);
       if (bindings?.some((binding) => binding.kind === "function" || binding.value?.type === "lambda")) for (const call of sites) sign(name, call);
       // `log_loss(loss)` with `log_loss = partial(record, history)`: a call of `record`.
-      else if (this.partialsMade().length > 0)
+      else if (this.partialsOfFunctions().size > 0)
         for (const call of sites) {
           const value = resolveBinding(name, call.start, scopeOf(call, this.env.scopes))?.value;
-          if (value && this.partialsMade().includes(value)) sign(name, call);
+          if (value && this.partialsOfFunctions().has(value)) sign(name, call);
         }
       // The methods called on the instances this statement makes (`self.decoder = GreedyDecoder()`, `self.decoder.update()`).
       const made = bindings?.find((binding) => binding.kind === "class")?.value;
