@@ -1352,8 +1352,8 @@ export class TensorEvidence {
    */
   private modelOutput(model: SyntaxNode, reason: string): Evidence {
     if (this.env.mayUseGpu || model.type !== "identifier") return evidence("gpu", reason);
-    const binding = resolveBinding(this.text(model), model.start, scopeOf(model, this.env.scopes));
-    const made = binding?.kind === "assign" && binding.unpackPath.length === 0 && binding.value ? unparenthesized(binding.value) : undefined;
+    const assigned = assignedValue(model, this.env.text, this.env.scopes);
+    const made = assigned && unparenthesized(assigned);
     const constructor = made?.type === "call" ? childByField(made, "function") : undefined;
     const built = !!constructor && /^[A-Z]/.test(lastName(this.text(constructor)));
     return built ? evidence("tensor", `${reason}, a model this file builds and never moves to a device`) : evidence("gpu", reason);
@@ -1560,13 +1560,10 @@ export class TensorEvidence {
 
   /** A call of an op that returns a `(values, indices)` named tuple (`x.topk(k)`), or a name assigned one. */
   private valuesAndIndices(raw: SyntaxNode): boolean {
-    let node = unparenthesized(raw);
-    if (node.type === "identifier") {
-      const binding = resolveBinding(this.text(node), node.start, scopeOf(node, this.env.scopes));
-      if (binding?.kind !== "assign" || binding.unpackPath.length > 0 || !binding.value) return false;
-      node = unparenthesized(binding.value);
-    }
-    return node.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(node, "function")!));
+    const named = unparenthesized(raw);
+    const assigned = named.type === "identifier" ? assignedValue(named, this.env.text, this.env.scopes) : named;
+    const node = assigned && unparenthesized(assigned);
+    return node?.type === "call" && VALUES_INDICES_OP.test(this.text(childByField(node, "function")!));
   }
 
   /** `["epoch"]`, `["best_score"]`, `["global_step"]`: a key under which a checkpoint keeps a number. */
