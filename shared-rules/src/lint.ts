@@ -376,16 +376,13 @@ function runsOncePerUse(filePath: string | undefined, inference: boolean): boole
 }
 
 /**
- * A script named for a test run (`test_inference_gnn.py`, KAIR's `main_test_swinir.py`, not `*_tests.py`) that
- * holds no test (no pytest or unittest, no `test_` function, no `Test` class): an inference or evaluation
- * script. Its step loops over the data run per batch; its other loops check a few cases once.
+ * A script named for a test run (`test_inference_gnn.py`, KAIR's `main_test_swinir.py`, SlowFast's
+ * `tools/test_net.py`, which its `run_net.py` calls; not `*_tests.py`) that holds no test (no pytest, unittest or
+ * absltest, no `test_` function, no `Test` class): an inference or evaluation script. Its step loops over the
+ * data run per batch; its other loops check a few cases once.
  */
 function inferenceScript(filePath: string | undefined, text: string): boolean {
-  return !!filePath && TEST_SCRIPT_NAME.test(filePath.split(/[\\/]/).join("/")) && isInferenceScript(text);
-}
-
-function isInferenceScript(text: string): boolean {
-  return MAIN_GUARD.test(text) && !TEST_FRAMEWORK.test(text);
+  return !!filePath && TEST_SCRIPT_NAME.test(filePath.split(/[\\/]/).join("/")) && !TEST_FRAMEWORK.test(text);
 }
 
 /**
@@ -457,8 +454,7 @@ function withoutNodes(site: SiteContext): SiteContext {
 const TEST_DIRECTORY = /(^|\/)(tests?|testing)\/|(^|\/)conftest\.py$/;
 const TEST_FILE = /(^|\/)test_[^/]*\.py$|_tests?(_[^/]*)?\.py$/;
 const TEST_SCRIPT_NAME = /(^|\/)test_[^/]*\.py$|_test(_[^/]*)?\.py$/;
-const MAIN_GUARD = /^if\s+__name__\s*==\s*["']__main__["']\s*:/m;
-const TEST_FRAMEWORK = /^\s*(import\s+(pytest|unittest)\b|from\s+(pytest|unittest)\b)|^\s*def\s+test_|^\s*class\s+Test/m;
+const TEST_FRAMEWORK = /^\s*(import\s+(pytest|unittest)\b|from\s+(pytest|unittest|absl\.testing|torch\.testing\._internal)\b)|^\s*def\s+test_|^\s*class\s+Test/m;
 /** Code that traces or converts a model for export (ONNX, TorchScript, ExecuTorch, Caffe2): run once per export. */
 const EXPORT_FILE = /(^|\/)_?(export|onnx)\/|(^|\/)[^/]*onnx[^/]*\.py$|(^|\/)_?export[^/]*\.py$/i;
 

@@ -39,6 +39,7 @@ const FIX_KINDS = [
   "Select with `torch.where`",
   "Clamp on the device",
   "Check every `",
+  "Make the tensor on the device",
 ];
 
 describe("fixes: semantic equivalence (programs run before and after --unsafe-fixes)", function () {

@@ -67,6 +67,64 @@ fixTester.run("dataloader-pin-memory", [
 
 fixTester.run("blocking-host-to-device", [
   {
+    name: "a factory copied to the GPU is made there (`torch.zeros(n).cuda()` → `device=\"cuda\"`, `.to(device)`, `.to(device=d)`), a safe fix",
+    code: py`
+      import torch
+      def train(model, loader, device):
+          for x, y in loader:
+              x = x.to(device, non_blocking=True)
+              labels = torch.zeros(x.size(0), dtype=torch.long).cuda()
+              idx = torch.arange(x.size(0)).to(device)
+              w = torch.full((3,), 0.5).to(device=device)
+              model(x, labels, idx, w).backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader, device):
+          for x, y in loader:
+              x = x.to(device, non_blocking=True)
+              labels = torch.zeros(x.size(0), dtype=torch.long, device="cuda")
+              idx = torch.arange(x.size(0), device=device)
+              w = torch.full((3,), 0.5, device=device)
+              model(x, labels, idx, w).backward()
+    `,
+  },
+  {
+    name: "random numbers made on the GPU come from its own generator: a suggestion only",
+    unsafe: true,
+    suggestionOnly: true,
+    code: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              noise = torch.randn(x.size(0), 8).cuda()
+              perm = torch.randperm(x.size(0)).cuda(0)
+              model(x.cuda(non_blocking=True) + noise, perm).backward()
+    `,
+    output: py`
+      import torch
+      def train(model, loader):
+          for x, y in loader:
+              noise = torch.randn(x.size(0), 8, device="cuda")
+              perm = torch.randperm(x.size(0), device=0)
+              model(x.cuda(non_blocking=True) + noise, perm).backward()
+    `,
+  },
+  {
+    name: "no factory fix where the copy also casts, a cast comes between, or the factory already names a device",
+    unsafe: true,
+    code: py`
+      import torch
+      def train(model, loader, device):
+          for x, y in loader:
+              a = torch.zeros(4).to(device, torch.float16)
+              b = torch.ones(4).long().cuda()
+              c = torch.zeros(4, device="cpu").to(device)
+              model(x.to(device, non_blocking=True), a, b, c).backward()
+    `,
+    output: null,
+  },
+  {
     name: "a scale factor tensor becomes the Python number (a suggestion), on either side and negative",
     unsafe: true,
     suggestionOnly: true,

@@ -1541,6 +1541,10 @@ describe("findings on code synclint was not tuned on", () => {
     assert.deepStrictEqual(linted("/proj/test_inference.py", `import pytest\n${script}`), []);
     assert.deepStrictEqual(linted("/proj/tests/test_inference.py", script), []);
     assert.deepStrictEqual(linted("/proj/numerical_tests.py", script), []);
+    // Called from another script, with no `__main__` guard of its own (SlowFast's `tools/test_net.py`).
+    const called = script.slice(0, script.indexOf("if __name__"));
+    assert.deepStrictEqual(linted("/proj/tools/test_net.py", called), perBatch);
+    assert.deepStrictEqual(linted("/proj/tools/test_net.py", `from absl.testing import absltest\n${called}`), []);
   });
 
   it("a switch written into the function (`do_test = False`, then `if do_test:`) never runs its branch (peft's examples)", () => {
@@ -2813,5 +2817,290 @@ describe("findings on code synclint was not tuned on", () => {
     const nested = code.replace("        x_spt, y_spt = db_train.next()\n", "        for x_spt, y_spt in db_train:\n").replace(/\n {8}(x_spt, y_spt = torch|accs)/g, "\n            $1");
     assert.deepStrictEqual(findings(nested, "blocking-host-to-device").map((f) => f.line), [7, 7]);
     assert.match(lintSource(nested).findings[0].message, /in the step loop of `main\(\)` \(line 6\)/);
+  });
+
+  it("a loop that takes a batch with `next()` each pass is a step loop, even around nested loops over that batch's minibatches (TRL's PPO)", () => {
+    const code = py`
+      import torch
+      def train(policy, dataloader, args):
+          iter_dataloader = iter(dataloader)
+          for update in range(1, args.num_total_batches + 1):
+              data = next(iter_dataloader)
+              queries = data["input_ids"].to("cuda", non_blocking=True)
+              scores = policy(queries)
+              for ppo_epoch in range(args.num_ppo_epochs):
+                  for start in range(0, args.batch_size, args.mini_batch_size):
+                      loss = policy(queries[start:start + args.mini_batch_size]).mean()
+                      loss.backward()
+              print(scores.mean().item())
+    `;
+    assert.deepStrictEqual(findings(code, "item-in-hot-path").map((f) => f.line), [12]);
+    assert.match(lintSource(code).findings.find((f) => f.line === 12)!.message, /in the step loop of `train\(\)` \(line 4\)/);
+    // Without the draw, the outer loop runs the nested training loops: an epoch loop, its own body cold.
+    assert.deepStrictEqual(findings(code.replace("        data = next(iter_dataloader)\n", "        data = dataloader.dataset[update]\n"), "item-in-hot-path"), []);
+  });
+
+  it("a boolean mask made by reducing a mask (`is_eos.any(dim=1)`) selects through `nonzero` (TRL's generation: eight trainers)", () => {
+    const code = py`
+      import torch
+      def train(model, loader):
+          for batch in loader:
+              ids = model.generate(batch["input_ids"].cuda(non_blocking=True))
+              is_eos = ids == 2
+              eos_idx = torch.full((ids.size(0),), ids.size(1), dtype=torch.long, device=ids.device)
+              eos_idx[is_eos.any(dim=1)] = is_eos.int().argmax(dim=1)[is_eos.any(dim=1)]
+              model(ids, eos_idx).backward()
+    `;
+    const lines = lintSource(code).findings.filter((f) => f.rule === "data-dependent-shape").map((f) => `${f.line}:${f.column}`);
+    assert.deepStrictEqual(lines, ["7:9", "7:38"]);
+  });
+
+  it("`a or b` of two tensors is a tensor whichever Python picks; read as a bool in each layer it waits each time (fairseq's `has_pads`)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Encoder(nn.Module):
+          def forward(self, src_tokens, x):
+              padding_mask = src_tokens.eq(self.padding_idx)
+              has_pads = torch.tensor(src_tokens.device.type == "xla") or padding_mask.any()
+              for layer in self.layers:
+                  x = layer(x, padding_mask=padding_mask if has_pads else None)
+              return x
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read").map((f) => f.line), [8]);
+    // A tensor or a Python number: no evidence either way.
+    assert.deepStrictEqual(findings(code.replace("torch.tensor(src_tokens.device.type == \"xla\")", "self.always_pad"), "implicit-host-read"), []);
+  });
+
+  it("a value is no tensor where `torch.is_tensor(v)` or `isinstance(v, torch.Tensor)` fails: its `else`, a later `elif`, a conditional's other side (fairseq's trainer)", () => {
+    const code = py`
+      import torch
+      def train(model, loader, optimizer):
+          for batch in loader:
+              batch = batch.cuda(non_blocking=True)
+              loss = model(batch)
+              sample_size = (batch != 0).sum()
+              if torch.is_tensor(sample_size):
+                  sample_size = sample_size.float()
+              else:
+                  sample_size = float(sample_size)
+              if isinstance(loss, torch.Tensor):
+                  loss.backward()
+              elif loss:
+                  print(float(loss))
+              total = sample_size.item() if isinstance(sample_size, torch.Tensor) else int(sample_size)
+              optimizer.step()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["15 item-in-hot-path"]);
+    // The same calls outside such a test are reported.
+    assert.deepStrictEqual(findings(code.replace("if torch.is_tensor(sample_size):", "if sample_size.dim() > 0:"), "implicit-host-read").map((f) => f.line), [10]);
+  });
+
+  it("recovery code runs after a failure: a branch on a flag only an exception handler sets, and a first-update guard on a counter's getter (fairseq's trainer)", () => {
+    const code = py`
+      import torch
+      class Trainer:
+          def train_step(self, samples):
+              has_oom = False
+              for sample in samples:
+                  try:
+                      loss = self.model(sample.cuda(non_blocking=True))
+                      loss.backward()
+                      if self.get_num_updates() == 0:
+                          torch.cuda.empty_cache()
+                  except RuntimeError:
+                      has_oom = True
+                  if has_oom:
+                      torch.cuda.empty_cache()
+                  print(loss.item())
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["15 item-in-hot-path"]);
+    // Set outside the handler too, the flag says nothing of how often its branch runs; nor does a getter of something else.
+    const setElsewhere = code.replace("has_oom = False\n", "has_oom = self.check()\n").replace("get_num_updates()", "get_mode()");
+    assert.deepStrictEqual(findings(setElsewhere).map((f) => f.line), [10, 14, 15]);
+  });
+
+  it("a module kept in an attribute after `.to(device)` returns GPU tensors; a `range` in its output's index and a product of masks are host reads (Rainbow's agent)", () => {
+    const code = py`
+      import torch
+      from model import DQN
+      class Agent:
+          def __init__(self, args):
+              self.online_net = DQN(args).to(device=args.device)
+          def learn(self, states, actions, optimiser):
+              log_ps = self.online_net(states)
+              log_ps_a = log_ps[range(self.batch_size), actions]
+              l, u = log_ps_a.floor().long(), log_ps_a.ceil().long()
+              l[(u > 0) * (l == u)] -= 1
+              loss = -log_ps_a.sum()
+              loss.backward()
+              optimiser.step()
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["8 host-index", "10 data-dependent-shape"]);
+  });
+
+  it("a training method's tensors are assumed on a GPU, as in a `*_step` method, when the file names no device (tianshou's algorithms)", () => {
+    const code = py`
+      import numpy as np
+      import torch
+      class DQN:
+          def _update_with_batch(self, batch):
+              q = self.policy(batch).logits
+              q = q[np.arange(len(q)), batch.act]
+              loss = (q - batch.returns).pow(2).mean()
+              self.optim.zero_grad()
+              loss.backward()
+              self.optim.step()
+              return {"loss": loss.item()}
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["6 host-index", "11 item-in-hot-path"]);
+  });
+
+  it("a tensor given as `torch.full`'s fill value is read with `item()` (the DDIM sampler's `torch.full(shape, alphas[index])`)", () => {
+    const code = py`
+      import torch
+      class Sampler:
+          def __init__(self, model):
+              self.model = model
+              self.ddim_alphas = torch.linspace(0.1, 0.9, 50, device="cuda")
+          @torch.no_grad()
+          def sample(self, x, timesteps):
+              alphas = self.ddim_alphas
+              for i, step in enumerate(timesteps):
+                  index = len(timesteps) - i - 1
+                  a_t = torch.full((x.shape[0], 1, 1, 1), alphas[index], device=x.device)
+                  b_t = torch.full_like(x, fill_value=0.5)
+                  x = self.model(x, step) * a_t + b_t
+              return x
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["11 implicit-host-read"]);
+    assert.match(lintSource(code).findings[0].message, /a fill value/);
+  });
+
+  it("a branch on a debugging parameter that is `None` by default does not run in training, even where the body binds it anew (StyleGAN2-ADA's augmentation)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class AugmentPipe(nn.Module):
+          def forward(self, images, debug_percentile=None):
+              device = images.device
+              if debug_percentile is not None:
+                  debug_percentile = torch.as_tensor(debug_percentile, device=device)
+              i = torch.rand([images.shape[0]], device=device)
+              if debug_percentile is not None:
+                  i = torch.full_like(i, torch.floor(debug_percentile * 2))
+              return images * i.view(-1, 1, 1, 1)
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    // Not a debugging switch by name: its branch runs when callers pass it.
+    assert.deepStrictEqual(findings(code.replace(/debug_percentile/g, "percentile")).map((f) => f.line), [10]);
+  });
+
+  it("a name bound in one branch of an `if` is not what its other branch reads; in a loop it may be (Stable Diffusion's classifier)", () => {
+    const code = py`
+      import torch
+      class Classifier:
+          def shared_step(self, x, t=None):
+              if t is None:
+                  t = torch.randint(0, 1000, (x.shape[0],), device=self.device).long()
+              else:
+                  t = torch.full(size=(x.shape[0],), fill_value=t, device=self.device).long()
+              return self.model(x, t)
+          def training_step(self, batch, batch_idx):
+              return self.shared_step(batch)
+          def validation_step(self, batch, batch_idx):
+              for t in self.noisy_steps:
+                  self.shared_step(batch, t)
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read"), []);
+    // In a loop, the next pass of the `else` reads what the body bound in this one.
+    const looped = py`
+      import torch
+      def train(model, loader):
+          prev = None
+          for x in loader:
+              out = model(x.cuda(non_blocking=True))
+              if prev is None:
+                  prev = out.sum()
+              else:
+                  print(float(prev))
+    `;
+    assert.deepStrictEqual(findings(looped, "implicit-host-read").map((f) => f.line), [9]);
+  });
+
+  it("a branch for a tensor on the CPU (`x.device == torch.device(\"cpu\")`) does not run beside a CUDA GPU (fairseq's masked LM loss)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class MaskedLmLoss(nn.Module):
+          def forward(self, model, sample):
+              masked_tokens = sample["target"].ne(self.padding_idx)
+              if self.tpu:
+                  masked_tokens = None
+              elif masked_tokens.device == torch.device("cpu"):
+                  if not masked_tokens.any():
+                      masked_tokens = None
+              return model(sample["net_input"], masked_tokens=masked_tokens)
+    `;
+    assert.deepStrictEqual(findings(code, "implicit-host-read"), []);
+    assert.deepStrictEqual(findings(code.replace('torch.device("cpu")', 'torch.device("cuda")'), "implicit-host-read").map((f) => f.line), [9]);
+  });
+
+  it("a Hugging Face `Trainer` subclass gets its inputs on the device (`_prepare_inputs`): moving them again copies nothing (TRL's KTO)", () => {
+    const code = py`
+      import torch
+      from transformers import Trainer
+      class KTOTrainer(Trainer):
+          def compute_loss(self, model, inputs, return_outputs=False):
+              batch = {k: (v.to(self.accelerator.device) if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
+              labels = torch.as_tensor(inputs["label"], dtype=torch.bool, device=self.accelerator.device)
+              loss = model(**batch).loss
+              print(loss.item())
+              return loss
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["8 item-in-hot-path"]);
+    // The same method of a class that is no `Trainer` gets a loader's batch, on the host.
+    assert.deepStrictEqual(findings(code.replace("class KTOTrainer(Trainer):", "class KTOLoss:")).map((f) => f.line), [5, 6, 8]);
+  });
+
+  it("a save test by name (`is_save_iter(args, iteration)`) guards a checkpoint, not a step; its barriers and host copies are cold (GPT-NeoX)", () => {
+    const code = py`
+      import torch
+      import torch.distributed as dist
+      def save_checkpoint(model, iteration):
+          dist.barrier()
+          torch.save({k: v.cpu() for k, v in model.state_dict().items()}, f"ckpt-{iteration}.pt")
+      def train(model, loader, optimizer, args):
+          for iteration, batch in enumerate(loader):
+              model(batch.cuda(non_blocking=True)).mean().backward()
+              optimizer.step()
+              if args.save and is_save_iter(args, iteration):
+                  save_checkpoint(model, iteration)
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    assert.deepStrictEqual(findings(code.replace("is_save_iter(args, iteration)", "should_stop(args, iteration)")).map((f) => `${f.line} ${f.rule}`), ["4 explicit-synchronize", "5 host-transfer-in-hot-path"]);
+  });
+
+  it("`self.method(...)` in a function nested in a method calls the method of that `self`'s class (HuBERT's `compute_pred` in `forward`)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Hubert(nn.Module):
+          def __init__(self):
+              super().__init__()
+              self.label_embs = nn.Parameter(torch.randn(10, 4))
+          def compute_nce(self, x, pos, negs):
+              logits = torch.cosine_similarity(x, pos, dim=-1)
+              print(logits.mean().item())
+              return logits
+          def forward(self, x, targets):
+              def compute_pred(proj_x, target):
+                  y = torch.index_select(self.label_embs, 0, target.long())
+                  return self.compute_nce(proj_x, y, self.label_embs)
+              return [compute_pred(x, t) for t in targets]
+    `;
+    assert.deepStrictEqual(findings(code).map((f) => `${f.line} ${f.rule}`), ["9 item-in-hot-path"]);
+    // A nested function that binds a `self` of its own is no method of the class.
+    assert.deepStrictEqual(findings(code.replace("def compute_pred(proj_x, target):", "def compute_pred(self, proj_x, target):")), []);
   });
 });

@@ -4,6 +4,16 @@ import { ruleTester } from "../rule-tester";
 ruleTester.run("blocking-host-to-device", {
   valid: [
     {
+      name: "a legacy tensor made with no arguments (`torch.LongTensor().to(device)`) has no elements to copy (fairseq's beam search)",
+      code: py`
+        import torch
+        def search(model, loader, device):
+            for batch in loader:
+                final_indices = torch.LongTensor().to(device=device)
+                model(batch.cuda(non_blocking=True), final_indices)
+      `,
+    },
+    {
       name: "a property that registers its buffer the first time it is read (`if not hasattr(self, ...)`), read on every forward pass (litgpt's LoRA `lora_ind`)",
       code: py`
         import torch
@@ -290,6 +300,22 @@ ruleTester.run("blocking-host-to-device", {
     },
   ],
   invalid: [
+    {
+      name: "a factory's tensor copied to the GPU: the message says to make it there (`device=`), not to copy without blocking (SlowFast's contrastive models)",
+      code: py`
+        import torch
+        import torch.nn as nn
+        class Contrastive(nn.Module):
+            def forward(self, x):
+                labels = torch.zeros(x.shape[0], dtype=torch.long).cuda()
+                index = torch.randint(0, self.length, size=(x.shape[0],)).to(x.device)
+                return self.loss(self.head(x), labels, index)
+      `,
+      errors: [
+        { line: 5, messageIncludes: ["builds a tensor on the host", "make it on the device (`torch.zeros(..., device=...)`)"], messageExcludes: ["non_blocking"] },
+        { line: 6, messageIncludes: ["make it on the device (`torch.randint(..., device=...)`)"] },
+      ],
+    },
     {
       name: "an agent the script picks by option (`if args.policy == \"TD3\": policy = TD3(...)` / `elif ...: policy = DDPG(...)`) may be either: the methods of both run in the step loop",
       code: py`

@@ -136,6 +136,18 @@ ruleTester.run("dataloader-pin-memory", {
   ],
   invalid: [
     {
+      name: "torchdata's `StatefulDataLoader` takes the same `pin_memory` (torchtune's recipes)",
+      code: py`
+        import torch
+        from torchdata.stateful_dataloader import StatefulDataLoader
+        def train(model, dataset, device):
+            loader = StatefulDataLoader(dataset=dataset, batch_size=8, drop_last=True)
+            for batch in loader:
+                model(batch.to(device)).backward()
+      `,
+      errors: [{ line: 4 }],
+    },
+    {
       name: "batches moved with a blocking copy: the message asks for `non_blocking=True` there too, without which pinning overlaps nothing",
       code: py`
         import torch

@@ -131,6 +131,23 @@ ruleTester.run("explicit-synchronize", {
   ],
   invalid: [
     {
+      name: "`dist.barrier()` every step waits for the current stream (NCCL) and for the slowest process; one under a periodic guard, or asynchronous, does not",
+      code: py`
+        import torch
+        import torch.distributed as dist
+        def train(model, loader, optimizer):
+            for step, batch in enumerate(loader):
+                loss = model(batch.cuda(non_blocking=True)).mean()
+                loss.backward()
+                optimizer.step()
+                dist.barrier()
+                work = dist.barrier(async_op=True)
+                if step % 1000 == 0:
+                    dist.barrier()
+      `,
+      errors: [{ line: 8, messageIncludes: ["`dist.barrier()` in the step loop of `train()` (line 4) waits until every process reaches it", "`cudaStreamSynchronize`", "every step"] }],
+    },
+    {
       name: "`torch.cuda.empty_cache()` (or `torch.cuda.memory.empty_cache()`) in the step loop gives back what the next step allocates again",
       code: py`
         import torch

@@ -421,7 +421,7 @@ ruleTester.run("implicit-host-read", {
                 flat = out.view(counts.sum(), -1)
       `,
       errors: [
-        { line: 7, messageIncludes: ["`torch.zeros(8, counts.max(), 5)`", "where PyTorch needs a Python integer"] },
+        { line: 7, messageIncludes: ["`torch.zeros(8, counts.max(), 5)`", "where PyTorch needs a Python number"] },
         { line: 8, messageIncludes: ["`F.pad(out, [0, counts.max()])`"] },
         { line: 9, messageIncludes: ["`out.new_zeros([counts[0], 3])`"] },
         { line: 10, messageIncludes: ["`out.view(counts.sum(), -1)`"] },
@@ -443,7 +443,7 @@ ruleTester.run("implicit-host-read", {
                 build_targets(targets.to(device, non_blocking=True), device, 3)
                 optimizer.step()
       `,
-      errors: [{ line: 6, messageIncludes: ["`torch.arange(4, device=device).float().…`", "where PyTorch needs a Python integer"] }],
+      errors: [{ line: 6, messageIncludes: ["`torch.arange(4, device=device).float().…`", "where PyTorch needs a Python number"] }],
     },
     {
       name: "a padding or a size given by keyword (`F.pad(input=x, pad=[mx0, mx1])`, `torch.zeros(size=...)`) is read the same way (stylegan3's augment pipe)",
@@ -459,7 +459,7 @@ ruleTester.run("implicit-host-read", {
                 empty = torch.zeros(size=(mx0, 3), device=out.device)
       `,
       errors: [
-        { line: 7, messageIncludes: ["`torch.nn.functional.pad(input=out, pad=…`", "where PyTorch needs a Python integer"] },
+        { line: 7, messageIncludes: ["`torch.nn.functional.pad(input=out, pad=…`", "where PyTorch needs a Python number"] },
         { line: 9, messageIncludes: ["`torch.zeros(size=(mx0, 3), device=out.d…`"] },
       ],
     },

@@ -248,6 +248,11 @@ export class HotPaths {
       // An exception handler runs when something failed, not on every step.
       if ((ancestor.type === "except_clause" || ancestor.type === "except_group_clause") && child.type === "block")
         return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only when the exception handled at line ${this.line(ancestor)} is raised`);
+      // `if has_oom:` with `has_oom = True` only in an exception handler: recovery after a failure (fairseq's trainer).
+      if ((ancestor.type === "if_statement" || ancestor.type === "elif_clause") && child.field === "consequence") {
+        const handler = this.setOnlyOnError(childByField(ancestor, "condition")!);
+        if (handler) return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it runs only after the exception handled at line ${this.line(handler)} sets its flag`);
+      }
       // An assertion's message is evaluated only when the assertion fails.
       if (ancestor.type === "assert_statement" && child !== ancestor.children[0])
         return this.cold(this.functionLabel(enclosingFunctionOf(ancestor)), `it is the message of the assertion at line ${this.line(ancestor)}, evaluated only when it fails`);
@@ -669,7 +674,8 @@ export class HotPaths {
     // nothing and runs every step (`optimizer.step(closure)` of L-BFGS).
     const takesNothing = !cls && !enclosingFunctionOf(fn) && (childByField(fn, "parameters")?.children.length ?? 0) === 0;
     if (calls.length === 0 && name !== "__init__" && !/^test_/.test(name) && !takesNothing && !this.hasStepLoop(fn) && this.trains(fn))
-      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `${label} runs a backward pass or an optimizer step, which happens once per training step` };
+      // The step trains the model, whose tensors are where training runs: assumed on a GPU, as in a `*_step` method.
+      return { hot: true, where: `in ${label}`, frequency: "every step", reason: `${label} runs a backward pass or an optimizer step, which happens once per training step`, gpuCaller: true };
     // `def loss(self, pred, label)` of a model that nothing here calls: the training loop calls `model.loss(...)`
     // on every batch, through a model built by a factory the analysis cannot follow (benchmarking-gnns' networks).
     if (cls && calls.length === 0 && LOSS_METHOD.test(name) && this.env.evidence.isModuleClass(cls))
@@ -1425,6 +1431,10 @@ export class HotPaths {
       const never = operand !== branch.condition ? settled({ condition: operand, taken: true }) : undefined;
       if (never) return never;
     }
+    // `def forward(self, images, debug_percentile=None):` ... `if debug_percentile is not None:` (StyleGAN2-ADA's
+    // augmentation): a debugging switch, off in the runs that train.
+    const debug = branch.taken ? this.debugParameterTest(branch.condition) : undefined;
+    if (debug) return `it runs only when the debugging parameter \`${debug}\` is given (the test at line ${this.line(branch.condition)}); it is off by default`;
     // `if mps: x = x.cpu()` (or the `else` of `if torch.cuda.is_available():`) never runs beside a CUDA device.
     if (this.deviceTest(branch.condition) === (branch.taken ? "other" : "cuda")) return `it runs only when the device is not a CUDA GPU (the test at line ${this.line(branch.condition)})`;
     // `if torch.jit.is_scripting():` (TorchScript), `if torch.compiler.is_compiling():` (while Dynamo traces).
@@ -1436,6 +1446,19 @@ export class HotPaths {
     // `if torch.min(y) < -1.: print("min value is ", torch.min(y))` (HiFi-GAN's `mel_spectrogram`): a warning of values out of range.
     if (branch.taken && this.rangeTest(branch.condition) && this.onlyReports(child)) return `it runs only when a value is out of its range (the test at line ${this.line(branch.condition)}), to warn of it: an error path, not a step's`;
     return undefined;
+  }
+
+  /** `debug_percentile is not None`, `debug`: a test that holds only when a parameter named for debugging, `None` or `False` by default, is given. */
+  private debugParameterTest(condition: SyntaxNode): string | undefined {
+    const test = this.parameterTest(condition);
+    if (!test || (test.kind !== "truthy" && test.kind !== "not-none") || !DEBUG_NAME.test(test.name)) return undefined;
+    // The function's own parameter, even where the body binds it anew (`debug_percentile = torch.as_tensor(debug_percentile)`).
+    const parameter = childByField(enclosingFunctionOf(condition) ?? condition, "parameters")?.children.find((each) => {
+      const name = parameterName(each);
+      return !!name && this.text(name) === test.name;
+    });
+    const fallback = parameter && (parameter.type === "default_parameter" || parameter.type === "typed_default_parameter") ? childByField(parameter, "value") : undefined;
+    return fallback && /^(None|False)$/.test(this.text(fallback)) ? test.name : undefined;
   }
 
   /**
@@ -2001,7 +2024,12 @@ export class HotPaths {
           const fails = { "==": bound === 0, "<": bound === 1, "<=": bound === 0 }[node.tokens[0]];
           return holds ? "cuda" : fails ? "other" : undefined;
         }
-        const literal = [left, right].map((side) => (side.type === "string" ? this.text(side).replace(/^[rbuf]*["']|["']$/gi, "") : undefined));
+        // `masked_tokens.device == torch.device("cpu")` (fairseq's masked LM loss) compares with the device named.
+        const named = (side: SyntaxNode) => {
+          const [name] = side.type === "call" && this.env.evidence.qualifiedName(childByField(side, "function")!) === "torch.device" ? positionalArguments(side) : [];
+          return name?.type === "string" ? name : side;
+        };
+        const literal = [left, right].map(named).map((side) => (side.type === "string" ? this.text(side).replace(/^[rbuf]*["']|["']$/gi, "") : undefined));
         const other = literal[0] !== undefined ? right : literal[1] !== undefined ? left : undefined;
         const value = literal[0] ?? literal[1];
         // Only a device's type or name is compared: `device.type`, `str(device)`, `args.device`.
@@ -2189,23 +2217,25 @@ export class HotPaths {
   private iteratesData(loop: SyntaxNode): boolean {
     if (loop.type === "for_statement") {
       const iterable = childByField(loop, "right");
-      return !!iterable && this.yieldsBatches(iterable, 0);
+      if (iterable && this.yieldsBatches(iterable, 0)) return true;
     }
-    if (loop.type === "while_statement") {
-      return this.someDirectNode(loop, (node) => {
-        if (node.type !== "call") return false;
-        const callee = childByField(node, "function");
-        if (!callee) return false;
-        if (callee.type === "identifier" && this.text(callee) === "next") {
-          const [source] = positionalArguments(node);
-          if (!source) return false;
-          const kind = this.env.evidence.of(source).kind;
-          return (kind === "loader" || kind === "device-loader" || DATA_ITERABLE_NAME.test(this.text(source)) || /iter|loader|prefetch/i.test(this.text(source)));
-        }
-        return false;
-      }, true);
-    }
-    return false;
+    return this.drawsBatches(loop);
+  }
+
+  /**
+   * `batch = next(train_iter)` in the loop's own body: each pass takes a batch, also in `for update in
+   * range(num_updates):` around nested loops over that batch's minibatches (TRL's PPO).
+   */
+  private drawsBatches(loop: SyntaxNode): boolean {
+    return this.someDirectNode(loop, (node) => {
+      if (node.type !== "call") return false;
+      const callee = childByField(node, "function");
+      if (callee?.type !== "identifier" || this.text(callee) !== "next") return false;
+      const [source] = positionalArguments(node);
+      if (!source) return false;
+      const kind = this.env.evidence.of(source).kind;
+      return kind === "loader" || kind === "device-loader" || DATA_ITERABLE_NAME.test(this.text(source)) || /iter|loader|prefetch/i.test(this.text(source));
+    }, true);
   }
 
   /** `loader`, `enumerate(loader)`, `tqdm(loader)`, `zip(loader, other)`: an iterable of batches. */
@@ -3126,8 +3156,40 @@ export class HotPaths {
     return false;
   }
 
+  /**
+   * The exception handler that sets the flag `raw` tests (`has_oom = True` in `except RuntimeError:`), when every
+   * other assignment in its function sets it false (`has_oom = False`).
+   */
+  private setOnlyOnError(raw: SyntaxNode): SyntaxNode | undefined {
+    const flag = unparenthesized(raw);
+    const fn = flag.type === "identifier" ? enclosingFunctionOf(flag) : undefined;
+    if (!fn) return undefined;
+    let handler: SyntaxNode | undefined;
+    for (const use of identifiersNamed(this.env.text, this.text(flag), fn)) {
+      const assignment = use.parent;
+      if (assignment?.type !== "assignment" || use.field !== "left") continue;
+      const value = this.text(childByField(assignment, "right") ?? assignment);
+      const inHandler = this.enclosingHandler(assignment, fn);
+      if (value === "True" && inHandler) handler ??= inHandler;
+      else if (!/^(False|None|0)$/.test(value)) return undefined;
+    }
+    return handler;
+  }
+
+  private enclosingHandler(node: SyntaxNode, fn: SyntaxNode): SyntaxNode | undefined {
+    for (let ancestor = node.parent; ancestor && ancestor !== fn; ancestor = ancestor.parent) {
+      if (ancestor.type === "except_clause" || ancestor.type === "except_group_clause") return ancestor;
+    }
+    return undefined;
+  }
+
   private isCounter(raw: SyntaxNode): boolean {
     const node = unparenthesized(raw);
+    // `self.get_num_updates()`, `trainer.global_step()`: a counter's getter (fairseq's trainer).
+    if (node.type === "call" && positionalArguments(node).length === 0 && childByField(node, "arguments")?.children.length === 0) {
+      const callee = childByField(node, "function")!;
+      return (callee.type === "identifier" || callee.type === "attribute") && COUNTER_NAME.test(lastName(this.text(callee)).replace(/^_*get_/, ""));
+    }
     if (node.type !== "identifier" && node.type !== "attribute") return false;
     return COUNTER_NAME.test(lastName(this.text(node)));
   }
@@ -3140,6 +3202,9 @@ export class HotPaths {
     return /\blen\(|last|max|total|num_|n_|steps|iters|(^|\W)(-|\+)\s*1\b/.test(text);
   }
 }
+
+/** Names of debugging switches: `debug`, `debug_percentile`, `_debug`. */
+const DEBUG_NAME = /^_*debug(_|$)/i;
 
 /** A branch of an `if`: its test, and whether the branch is taken when the test holds (`else` when it fails). */
 interface Branch {
@@ -3265,6 +3330,23 @@ function assignsInBlock(block: SyntaxNode, matches: (left: SyntaxNode, right: Sy
 }
 
 /** `self.name`. */
+/**
+ * The class whose method binds the `self` that `node` reads: its own method's, or, in a function nested in a
+ * method (`def compute_pred(...): return self.compute_nce(...)` in HuBERT's `forward`), the method's.
+ */
+function classOfSelf(node: SyntaxNode, text: string): SyntaxNode | undefined {
+  for (let fn = enclosingFunctionOf(node); fn; fn = enclosingFunctionOf(fn)) {
+    const cls = enclosingClassOf(fn);
+    if (cls) return cls;
+    const bindsSelf = (childByField(fn, "parameters")?.children ?? []).some((parameter) => {
+      const name = parameterName(parameter);
+      return !!name && text.slice(name.start, name.end) === "self";
+    });
+    if (bindsSelf) return undefined;
+  }
+  return undefined;
+}
+
 function isSelfAttribute(node: SyntaxNode, text: string): boolean {
   const object = node.type === "attribute" ? childByField(node, "object") : undefined;
   return object?.type === "identifier" && text.slice(object.start, object.end) === "self";
@@ -3399,7 +3481,7 @@ function statementCalls(statement: SyntaxNode, text: string): StatementCalls {
   };
   // `self.f(...)`, or `self.f` in a dispatch table: a call of method `f` of the enclosing class.
   const addMethodCall = (call: SyntaxNode, method: SyntaxNode) => {
-    const cls = enclosingClassOf(call);
+    const cls = classOfSelf(call, text);
     if (!cls) return;
     let byName = calls.methodCalls.get(cls);
     if (!byName) calls.methodCalls.set(cls, (byName = new Map()));

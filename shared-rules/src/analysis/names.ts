@@ -36,7 +36,7 @@ export const COUNTER_NAME = /^(i|j|k|n|t|it|itr|idx|step|steps|iter|iters|iterat
 export const ACCUMULATION_NAME = /accum|micro_?batch/i;
 
 /** Booleans that by name say "this is the log/eval/last step" (or "training is done"). */
-export const PERIODIC_FLAG_NAME = /^(done|finished)$|^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print)_step$|^is_(log|eval|save|print|logging)_step$|^(log|eval|save|print)_(now|step|this_step)$/i;
+export const PERIODIC_FLAG_NAME = /^(done|finished)$|^(is_)?(last|final)(_step|_iter|_batch)?$|^should_(update_)?(log|logs|eval|evaluate|save|print|report|sync|checkpoint)|^(do|need)_(log|eval|save|print)|_(log|eval|save|print|checkpoint)_(step|iter|iteration)$|^is_(log|eval|save|print|logging|checkpoint)_(step|iter|iteration)$|^(log|eval|save|print)_(now|step|this_step)$/i;
 
 /** Clock reads: `time.time()`, `time.monotonic()`, `time.perf_counter()`, `datetime.now()`, `timeit.default_timer()`. */
 /**

@@ -185,6 +185,15 @@ const CONTAINER_MODULE = /^an `(ModuleDict|ModuleList|Sequential)` module|an ent
 /** What an `nn.Module` has of its own, not an entry of a container module. */
 const MODULE_METHOD = /^(keys|items|values|get|pop|update|append|extend|insert|to|cuda|cpu|half|float|double|bfloat16|type|train|eval|apply|parameters|buffers|children|modules|named_\w+|state_dict|load_state_dict|zero_grad|requires_grad_|register_\w+|training)$/;
 
+/** `Trainer` of `class KTOTrainer(BaseTrainer):`, or `` for a class with no bases. */
+function superclassesText(cls: SyntaxNode | undefined, text: string): string {
+  const superclasses = cls && childByField(cls, "superclasses");
+  return superclasses ? text.slice(superclasses.start, superclasses.end) : "";
+}
+
+/** The methods of a Hugging Face `Trainer` that receive the batch after `_prepare_inputs` moved it. */
+const HF_TRAINER_METHOD = /^(compute_loss|training_step|prediction_step)$/;
+
 export class TensorEvidence {
   private readonly memo = new Map<SyntaxNode, Evidence>();
   private readonly returnMemo = new Map<SyntaxNode, Evidence>();
@@ -292,7 +301,10 @@ export class TensorEvidence {
         if (!left || !right) return UNKNOWN;
         const a = this.of(left);
         const b = this.of(right);
-        return a.kind === b.kind ? a : UNKNOWN;
+        if (a.kind === b.kind) return a;
+        // `torch.tensor(on_xla) or padding_mask.any()` (fairseq's encoder): whichever Python picks, a tensor.
+        if (isTensorKind(a.kind) && isTensorKind(b.kind) && a.kind !== "batch" && b.kind !== "batch") return evidence("tensor", `one of two tensors (${a.reason}; ${b.reason})`);
+        return UNKNOWN;
       }
       case "conditional_expression": {
         const [consequence, , alternative] = node.children;
@@ -386,6 +398,18 @@ export class TensorEvidence {
       if (MODULE_NAME.test(name)) return evidence("module", `\`${name}\` is named like a model`);
       if (DATA_ITERABLE_NAME.test(name)) return evidence("loader", `\`${name}\` is named like a data loader`);
       return UNKNOWN;
+    }
+    // `if torch.is_tensor(x): ... else: x = float(x)`: not a tensor where the test fails (and `x` is not bound anew
+    // after it, other than by the assignment whose value this is).
+    // A binding in a branch that ran instead (`if torch.is_tensor(x): x = x.float()`) does not reach `node`.
+    const boundBefore = (condition: SyntaxNode, branch: SyntaxNode) =>
+      binding.node.start < condition.start || (binding.node.start > condition.end && binding.node.start < branch.start) || (binding.kind === "assign" && !!binding.value && contains(binding.value, node));
+    const untensored = this.testFailing(node, (condition, branch) => boundBefore(condition, branch) && this.testsTensorAlone(condition, name));
+    if (untensored) return evidence("scalar", `\`${name}\` is no tensor where \`${this.text(untensored).replace(/\s+/g, " ")}\` fails`);
+    // `if t is None: t = torch.randint(...)` / `else: torch.full(..., t)`: the `else` sees what `t` was before the `if`.
+    if (inOtherBranch(binding.node, node)) {
+      const before = this.valueBefore(binding, node);
+      if (before) return before;
     }
     const known = this.ofBinding(binding);
     // `avg.item() if isinstance(avg, torch.Tensor) else avg`, `def scalar(data): if isinstance(data, t.Tensor): return
@@ -859,6 +883,10 @@ export class TensorEvidence {
       const passed = this.passedAlike(binding);
       return passed?.kind === "scalar" ? passed : evidence("tensor", `\`${name}\` is an input of \`forward\``);
     }
+    // `def compute_loss(self, model, inputs, ...)` of a `Trainer` subclass: `Trainer.training_step` (and
+    // `prediction_step`) hand it what `_prepare_inputs` moved to the device.
+    if (name === "inputs" && HF_TRAINER_METHOD.test(method) && /Trainer\b/.test(superclassesText(owner, this.env.text)))
+      return evidence("gpu", "the inputs a Hugging Face `Trainer` moved to the device (`_prepare_inputs`)");
     if (/^(training|validation|test|predict)_step$/.test(method)) {
       if (name === "batch") return evidence("gpu", "the batch Lightning moved to the device");
       if (/idx$|index$/.test(name)) return evidence("scalar", "a batch index");
@@ -959,12 +987,13 @@ export class TensorEvidence {
       return evidence("cpu", `the output of a tokenizer, \`${this.text(fn)}(...)\`, in host memory`);
     if (fn.type === "attribute") {
       const result = this.ofMethodCall(node, fn);
-      return result.kind === "unknown" ? this.madeOnDevice(node, fn) : result;
+      if (result.kind !== "unknown") return result;
+      // `self.online_net = DQN(args).to(device=args.device)`, then `self.online_net(states)` (Rainbow's agent).
+      return movedToGpu(this.of(fn)) ? this.movedWholeOutput(fn) : this.madeOnDevice(node, fn);
     }
     const callee = this.of(fn);
     if (callee.kind === "module") return this.modelOutput(fn, `the output of \`${this.text(fn)}(...)\``);
-    // `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module.
-    if (movedToGpu(callee)) return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
+    if (movedToGpu(callee)) return this.movedWholeOutput(fn);
     // `logits, _ = self(idx_cond)` in a model's `generate`: its own forward pass.
     const owner = callee.kind === "self" ? enclosingClass(node) : undefined;
     if (owner && this.isModuleClass(owner)) return evidence("gpu", "the output of `self(...)`, the module's own forward pass");
@@ -1163,12 +1192,49 @@ export class TensorEvidence {
     return undefined;
   }
 
+  /**
+   * The test that fails where `node` runs (an `if`'s and the `elif`s' before the branch it is in, an `or`'s left
+   * side, a conditional expression's on its `else` side) and that `tests` accepts, given the branch `node` is in.
+   */
+  private testFailing(node: SyntaxNode, tests: (condition: SyntaxNode, branch: SyntaxNode) => boolean): SyntaxNode | undefined {
+    for (let child = node, ancestor = node.parent; ancestor; child = ancestor, ancestor = ancestor.parent) {
+      const type = ancestor.type;
+      if (type === "function_definition" || type === "class_definition" || type === "module") return undefined;
+      if (type === "if_statement" && (child.type === "elif_clause" || child.type === "else_clause")) {
+        const earlier = ancestor.children.filter((clause) => clause.type === "elif_clause" && clause.start < child.start);
+        for (const condition of [childByField(ancestor, "condition"), ...earlier.map((clause) => childByField(clause, "condition"))]) {
+          if (condition && tests(condition, child)) return condition;
+        }
+      }
+      const condition =
+        type === "boolean_operator" && ancestor.tokens[0] === "or" && child.field === "right" ? childByField(ancestor, "left")
+        : type === "conditional_expression" && child === ancestor.children[2] ? ancestor.children[1]
+        : undefined;
+      if (condition && tests(condition, child)) return condition;
+    }
+    return undefined;
+  }
+
   /** `isinstance(name, torch.Tensor)` (alone or in an `and`). */
   private testsTensor(raw: SyntaxNode, name: string): boolean {
     const node = unparenthesized(raw);
     if (node.type === "boolean_operator" && node.tokens[0] === "and") return node.children.some((part) => this.testsTensor(part, name));
+    return this.isTensorInstanceTest(node, name);
+  }
+
+  private isTensorInstanceTest(node: SyntaxNode, name: string): boolean {
     const tested = this.isinstanceType(node, name);
     return !!tested && (/^(torch\.)?Tensor$/.test(this.text(unparenthesized(tested))) || this.qualifiedName(unparenthesized(tested)) === "torch.Tensor");
+  }
+
+  /** `isinstance(name, torch.Tensor)`, `torch.is_tensor(name)`: false only where `name` is no tensor. */
+  private testsTensorAlone(raw: SyntaxNode, name: string): boolean {
+    const node = unparenthesized(raw);
+    if (node.type === "call" && this.qualifiedName(childByField(node, "function")!) === "torch.is_tensor") {
+      const [value] = positionalArguments(node);
+      return !!value && unparenthesized(value).type === "identifier" && this.text(value) === name;
+    }
+    return this.isTensorInstanceTest(node, name);
   }
 
   /** The type `node` tests `name` against when it is `isinstance(name, type)`. */
@@ -1350,6 +1416,11 @@ export class TensorEvidence {
    * What running `model` gives: a GPU tensor, unless the file may put nothing on a GPU (`mayUseGpu`) and
    * built the model itself (`model = Net()`), which then stays on the CPU (a tutorial that trains on the CPU).
    */
+  /** `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module. */
+  private movedWholeOutput(fn: SyntaxNode): Evidence {
+    return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
+  }
+
   private modelOutput(model: SyntaxNode, reason: string): Evidence {
     if (this.env.mayUseGpu || model.type !== "identifier") return evidence("gpu", reason);
     const assigned = assignedValue(model, this.env.text, this.env.scopes);
@@ -1856,6 +1927,27 @@ function isStringValued(node: SyntaxNode): boolean {
 }
 
 /** The `if` branch that holds `binding` but not `use`: after it, the name may hold what it held before. */
+/** `bound` and `use` are in two branches of one `if` (its body and its `else`, or two of its `elif`s): one runs, not both. */
+function inOtherBranch(bound: SyntaxNode, use: SyntaxNode): boolean {
+  for (let ancestor = bound.parent; ancestor; ancestor = ancestor.parent) {
+    if (ancestor.type === "function_definition" || ancestor.type === "class_definition" || ancestor.type === "lambda") return false;
+    if (ancestor.type !== "if_statement" || !contains(ancestor, use)) continue;
+    const clauseOf = (node: SyntaxNode) => ancestor.children.find((clause) => clause.field !== "condition" && contains(clause, node));
+    const clause = clauseOf(bound);
+    // In a loop, the next pass of the other branch sees what this pass bound (`if prev is None: prev = x else: f(prev)`).
+    return !!clause && clause !== clauseOf(use) && !insideLoop(ancestor);
+  }
+  return false;
+}
+
+function insideLoop(node: SyntaxNode): boolean {
+  for (let ancestor = node.parent; ancestor; ancestor = ancestor.parent) {
+    if (ancestor.type === "for_statement" || ancestor.type === "while_statement") return true;
+    if (ancestor.type === "function_definition" || ancestor.type === "class_definition" || ancestor.type === "lambda") return false;
+  }
+  return false;
+}
+
 function branchBefore(binding: Binding, use: SyntaxNode): SyntaxNode | undefined {
   const branch = branchAround(binding.node);
   return branch && !(branch.start <= use.start && use.end <= branch.end) ? branch : undefined;

@@ -63,8 +63,11 @@ export const blockingHostToDevice: Rule = {
         "A scale factor `t * torch.tensor(0.5, device=d)` (an operand of `*`, `/`, `+` or `-` beside a tensor, a number exactly representable in " +
         "float32, no `dtype`) becomes `t * 0.5`: no tensor is built and no copy made. The same values, and the same dtype when `t` has at least one " +
         "dimension; but when `t` is 0-dim (a loss) of a lower-precision dtype than the default, `t * torch.tensor(0.5)` is promoted to the default " +
-        "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`).",
-      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy", "§7 a copy of no elements copies nothing", "§7 `t.type_as(other)` with `other` on a CUDA device copies a host `t` with a blocking copy"],
+        "dtype and `t * 0.5` is not, so it is a suggestion (`--unsafe-fixes`). " +
+        "`torch.zeros(n).cuda()` becomes `torch.zeros(n, device=\"cuda\")` and `torch.arange(n).to(device)` becomes `torch.arange(n, device=device)` " +
+        "when the copy gives nothing but the device: the same values, made on the device. For `rand`, `randn`, `randint` and `randperm` it is a " +
+        "suggestion: the GPU's generator draws other numbers than the CPU's for the same seed.",
+      facts: ["§3 blocking copies wait for the whole stream", "§3 pinned source with `non_blocking=True`", "§2 op table: `torch.tensor(data, device='cuda')`", "§7 setting part of a CUDA tensor to a host tensor copies it with a blocking copy", "§7 a copy of no elements copies nothing", "§7 `t.type_as(other)` with `other` on a CUDA device copies a host `t` with a blocking copy", "§7 a factory that takes `device=` makes the tensor where it is used"],
     },
   },
   create(context) {
@@ -133,6 +136,8 @@ export const blockingHostToDevice: Rule = {
       if (/^torch\.(empty|zeros|ones)$/.test(calleeName(node, context) ?? "")) return positional(node).some((size) => context.text(size) === "0");
       if (!/^torch\.(tensor|as_tensor|Tensor|(Float|Long|Int|Bool)Tensor)$/.test(calleeName(node, context) ?? "")) return false;
       const [data, ...rest] = positional(node);
+      // `torch.LongTensor()` (fairseq's `buffered_arange` and beam search): no data, no elements.
+      if (!data && /Tensor$/.test(calleeName(node, context) ?? "") && (childByField(node, "arguments")?.children.length ?? 0) === 0) return true;
       const literal = data && unparenthesized(data);
       return !!literal && rest.length === 0 && (literal.type === "list" || literal.type === "tuple") && literal.children.length === 0;
     }
@@ -232,6 +237,12 @@ export const blockingHostToDevice: Rule = {
             if (!target || evidence.deviceOf(target) !== "gpu") return;
           } else if (positional(node).length > 1) return;
           if (!isHostData(node, call.receiver) || movesOwnAttribute(node)) return;
+          const factory = hostFactory(call.receiver, context);
+          if (factory) {
+            const alternative = `make it on the device (\`${factory.name}(..., device=...)\`): nothing to copy`;
+            const built = { kind: "cpu" as const, reason: `made on the host by \`${factory.name}(...)\`` };
+            return context.report({ node, range: call.range, messageId: "build", data: { expression: shortText(node, context, 50), alternative }, evidence: built, fixes: safeFixes(() => factoryOnDevice(node, call, factory, context)) });
+          }
           return reportCopy(node, call);
         }
         // `mask.type_as(query)`: `mask.type(query.type())`, a blocking copy of host data to the GPU (§7).
@@ -323,6 +334,48 @@ export const blockingHostToDevice: Rule = {
  * `envs.step(...)`) or is a parameter of the function that makes it (stable-baselines3's `obs_as_tensor(obs,
  * device)`). Literals and names bound once before the loop are the same every time, and could be built once.
  */
+/** Factories that take `device=`: the same values wherever they are made. */
+const DETERMINISTIC_FACTORY = /^torch\.(zeros|ones|empty|full|arange|eye|linspace|logspace)$/;
+/** Factories that take `device=` and draw random numbers: the GPU's generator draws other values than the CPU's. */
+const RANDOM_FACTORY = /^torch\.(rand|randn|randint|randperm)$/;
+
+interface HostFactory {
+  call: SyntaxNode;
+  name: string;
+  random: boolean;
+}
+
+/** `torch.zeros(n)`, `torch.randint(0, k, (n,)).long()`: a tensor a factory makes on the host, which could make it on the device. */
+function hostFactory(raw: SyntaxNode, context: RuleContext): HostFactory | undefined {
+  let node = unparenthesized(raw);
+  for (let call = methodCall(node, context); call && CAST_METHOD.test(call.method); call = methodCall(node, context)) node = unparenthesized(call.receiver);
+  if (node.type !== "call" || keyword(node, "device", context) || keyword(node, "out", context)) return undefined;
+  const name = calleeName(node, context) ?? "";
+  if (!DETERMINISTIC_FACTORY.test(name) && !RANDOM_FACTORY.test(name)) return undefined;
+  return { call: node, name, random: RANDOM_FACTORY.test(name) };
+}
+
+/**
+ * `torch.zeros(n).cuda()` → `torch.zeros(n, device="cuda")`, `torch.arange(n).to(device)` → `torch.arange(n,
+ * device=device)`: the same tensor, made where it is used. Only for a copy straight off the factory, with nothing
+ * but the device given to the copy; random numbers then come from the GPU's generator, so that is a suggestion.
+ */
+function factoryOnDevice(node: SyntaxNode, call: MethodCall, factory: HostFactory, context: RuleContext): Fix | undefined {
+  if (unparenthesized(call.receiver) !== factory.call) return undefined;
+  const args = childByField(node, "arguments")?.children ?? [];
+  if (args.length > 1) return undefined;
+  let device: string;
+  if (args.length === 0) device = call.method === "cuda" ? `"cuda"` : "";
+  else if (args[0].type === "keyword_argument") device = context.text(childByField(args[0], "name")!) === "device" ? context.text(childByField(args[0], "value")!) : "";
+  else device = call.method === "cuda" || context.analysis.evidence.deviceArgument(node) === args[0] ? context.text(args[0]) : "";
+  if (!device || args.some((arg) => arg.type === "list_splat" || arg.type === "dictionary_splat")) return undefined;
+  const keywordEdit = addKeywordArgument(factory.call, `device=${device}`);
+  if (!keywordEdit) return undefined;
+  const title = `Make the tensor on the device: \`${factory.name}(..., device=${device})\``;
+  const edits = [keywordEdit, { start: factory.call.end, end: node.end, text: "" }];
+  return factory.random ? { title: `${title} (the GPU's generator draws other numbers than the CPU's)`, safe: false, edits } : { title, safe: true, edits };
+}
+
 function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContext): "item" | "call" | undefined {
   // `[i] * n`, `[w, h, w, h]`: a few Python numbers, which `torch.full` or a tensor built once can stand for.
   const node = unparenthesized(data);

@@ -256,7 +256,7 @@ function holdsPositions(raw: SyntaxNode, context: RuleContext, depth = 0): boole
 /** Methods that give the same elements in another shape, or a copy of them. */
 const SHAPE_METHOD = /^(view|reshape|flatten|squeeze|unsqueeze|permute|transpose|contiguous|expand|expand_as|view_as|reshape_as|clone|detach|to|cuda)$/;
 
-/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, a selection from one, or a tensor named like a mask. */
+/** A boolean tensor: a comparison of tensors, `~m`, `m & n`, `isnan(...)`, `m.any(dim=1)`, a selection from one, or a tensor named like a mask. */
 function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolean {
   const node = unparenthesized(raw);
   const evidence = context.analysis.tensorEvidence(node);
@@ -267,10 +267,12 @@ function isBooleanMask(raw: SyntaxNode, context: RuleContext, depth = 0): boolea
     case "unary_operator":
       return node.tokens[0] === "~";
     case "binary_operator":
-      return ["&", "|", "^"].includes(node.tokens[0]) && node.children.every((child) => isBooleanMask(child, context, depth + 1));
+      // `(u > 0) * (l == u)` (Rainbow's projection): booleans multiplied stay booleans.
+      return ["&", "|", "^", "*"].includes(node.tokens[0]) && node.children.every((child) => isBooleanMask(child, context, depth + 1));
     case "call": {
       const { call, operation } = operationOf(node, context);
-      if (BOOLEAN_OPERATION.test(operation)) return true;
+      // `is_eos.any(dim=1)`: a reduction to booleans is a mask of what is left.
+      if (BOOLEAN_OPERATION.test(operation) || operation === "any" || operation === "all") return true;
       // `valid.view(-1)`: the same booleans in another shape (not `.to(...)`, which may change the dtype).
       if (call && operation !== "to" && SHAPE_METHOD.test(operation) && depth < 4) return isBooleanMask(call.receiver, context, depth + 1);
       // `torch.stack((torch.ones_like(j), j, k))` of masks; `torch.ones_like(j)` of a mask (its dtype).

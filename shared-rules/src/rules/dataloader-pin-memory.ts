@@ -49,7 +49,7 @@ export const dataloaderPinMemory: Rule = {
     return {
       call(node) {
         const name = calleeName(node, context);
-        if (!name || !/(^|\.)DataLoader$/.test(name)) return;
+        if (!name || !/(^|\.)(Stateful)?DataLoader$/.test(name)) return;
         const pin = keyword(node, "pin_memory", context);
         if (pin && unparenthesized(pin).type !== "false") return; // True, or a value the user controls
         if (positional(node).length >= 9) return; // passed positionally

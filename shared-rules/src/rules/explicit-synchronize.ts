@@ -2,11 +2,12 @@ import type { Rule } from "../rule";
 import { SyntaxNode, childByField, unparenthesized } from "../syntax";
 import { STREAM_OR_EVENT_NAME } from "../analysis/names";
 import { resolveBinding, scopeOf } from "../analysis/scopes";
-import { calleeName, methodCall, shortText } from "./support";
+import { calleeName, keyword, methodCall, shortText } from "./support";
 import type { RuleContext } from "../rule";
 
 const DEVICE_SYNCHRONIZE = /^torch\.(cuda|xpu|mps|accelerator|npu)\.synchronize$/;
 const EMPTY_CACHE = /^torch\.cuda(\.memory)?\.empty_cache$/;
+const BARRIER = /^torch\.distributed(\.distributed_c10d)?\.barrier$/;
 const STREAM_OR_EVENT_FACTORY = /^torch\.(cuda\.)?(Event|Stream|current_stream|default_stream|cuda\.Event|cuda\.Stream)$|^torch\.cuda\.(current_stream|default_stream)$/;
 
 /** `torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()` on a path that runs every step. */
@@ -16,7 +17,7 @@ export const explicitSynchronize: Rule = {
     code: "SYN106",
     category: "host read",
     defaultSeverity: "warning",
-    description: "`torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()` or `torch.cuda.empty_cache()` in code that runs every step.",
+    description: "`torch.cuda.synchronize()`, `stream.synchronize()`, `event.synchronize()`, `torch.cuda.empty_cache()` or `torch.distributed.barrier()` in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: false,
     fixable: false,
@@ -24,6 +25,8 @@ export const explicitSynchronize: Rule = {
     messages: {
       device: "`{{expression}}` {{where}} blocks until every stream on the device is idle, {{frequency}}.",
       stream: "`{{expression}}` {{where}} blocks until the {{what}} completes, {{frequency}}.",
+      barrier:
+        "`{{expression}}` {{where}} waits until every process reaches it and, with the NCCL backend, until the work queued on the current stream completes (`cudaStreamSynchronize`), {{frequency}}; keep barriers for set-up and checkpoints, where the processes must meet on the host.",
       emptyCache:
         "`{{expression}}` {{where}} gives the allocator's cached blocks back to CUDA with `cudaFree`, which may wait for the GPU, and the next step allocates them again with `cudaMalloc`, {{frequency}}; call it once, outside the loop, if at all.",
     },
@@ -31,6 +34,7 @@ export const explicitSynchronize: Rule = {
       "**Device** — `torch.cuda.synchronize()` is `cudaDeviceSynchronize`: the host waits for every stream of the device, not just the current one.",
       "**Stream / event** — `Stream.synchronize()` is `cudaStreamSynchronize`, `Event.synchronize()` is `cudaEventSynchronize`: the host waits for that stream or up to that event.",
       "**Not in debug mode** — `torch.cuda.set_sync_debug_mode` does not report `torch.cuda.synchronize()` or `Event.synchronize()`.",
+      "**Barrier** — with NCCL, `dist.barrier()` all-reduces a one-element tensor and waits for it with `cudaStreamSynchronize` on the current stream, so the host waits for the GPU and for the slowest process.",
       "**Emptying the cache** — `torch.cuda.empty_cache()` waits on the events still outstanding for blocks used on other streams (`cudaEventSynchronize`), then `cudaFree`s every cached block that is not split, which may synchronize implicitly; with expandable segments it synchronizes the segment's stream before unmapping free pages.",
     ],
     docs: {
@@ -42,7 +46,7 @@ export const explicitSynchronize: Rule = {
       example: ["for batch in loader:", "    loss = step(batch)", "    torch.cuda.synchronize()"].join("\n"),
       useInstead: ["side = torch.cuda.Stream()", "for batch in loader:", "    with torch.cuda.stream(side):", "        loss = step(batch)", "    torch.cuda.current_stream().wait_stream(side)  # ordering on the device, no host wait"].join("\n"),
       fixSafety: "Removing a synchronize can change timing measurements and host-side reads that relied on it; no automatic fix is offered.",
-      facts: ["§2 op table: `torch.cuda.synchronize()`, `Stream.synchronize()`, `Event.synchronize()`", "§2 what sync debug mode does not see", "§7 `torch.cuda.empty_cache()` waits for the GPU whenever it has something to give back"],
+      facts: ["§2 op table: `torch.cuda.synchronize()`, `Stream.synchronize()`, `Event.synchronize()`", "§2 what sync debug mode does not see", "§7 `torch.cuda.empty_cache()` waits for the GPU whenever it has something to give back", "§7 `torch.distributed.barrier()` with NCCL waits for the current stream"],
     },
   },
   create(context) {
@@ -83,11 +87,21 @@ export const explicitSynchronize: Rule = {
       });
     }
 
+    /** `dist.barrier(async_op=True)` returns a work handle; the wait comes where it is waited on. */
+    function asyncOperation(call: SyntaxNode): boolean {
+      const value = keyword(call, "async_op", context);
+      return !!value && context.text(value) !== "False";
+    }
+
     return {
       call(node) {
         const name = calleeName(node, context);
         if (name && EMPTY_CACHE.test(name)) {
           context.report({ node, messageId: "emptyCache", data: { expression: shortText(node, context) } });
+          return;
+        }
+        if (name && BARRIER.test(name) && !asyncOperation(node)) {
+          context.report({ node, messageId: "barrier", data: { expression: shortText(node, context) } });
           return;
         }
         if ((name && DEVICE_SYNCHRONIZE.test(name)) || aliasesDeviceSynchronize(childByField(node, "function")!)) {

@@ -28,7 +28,7 @@ export const implicitHostRead: Rule = {
     code: "SYN103",
     category: "host read",
     defaultSeverity: "warning",
-    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()` (also over a generator of tensors), `x in t`, `math.isfinite()`/`math.log()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`; a `torch.distributions` distribution's check of its parameters) in code that runs every step.",
+    description: "A GPU tensor used as a Python value (`if t:`, `and`/`or`/`not`, `assert`, `bool()`/`float()`/`int()`, `torch.is_nonzero()`, `all()`/`any()` (also over a generator of tensors), `x in t`, `math.isfinite()`/`math.log()`, an index, `max()`, a size or a padding: `x.view(n, -1)`, `F.pad(x, [0, n])`; a fill value: `torch.full(shape, t)`; a `torch.distributions` distribution's check of its parameters) in code that runs every step.",
     hotPathOnly: true,
     breaksCompiledGraph: true,
     fixable: false,
@@ -38,7 +38,7 @@ export const implicitHostRead: Rule = {
       conversion: "`{{expression}}` {{where}} converts a GPU tensor to a Python number and waits for the GPU {{frequency}}{{assumption}}.",
       index: "`{{expression}}` {{where}} uses a GPU tensor as a Python index and waits for the GPU {{frequency}}{{assumption}}.",
       compare: "`{{expression}}` {{where}} compares GPU tensors in Python and waits for the GPU {{frequency}}{{assumption}}.",
-      size: "`{{expression}}` {{where}} passes a GPU tensor where PyTorch needs a Python integer (a size, a count, a padding), which reads it and waits for the GPU {{frequency}}{{assumption}}.",
+      size: "`{{expression}}` {{where}} passes a GPU tensor where PyTorch needs a Python number (a size, a count, a padding, a fill value), which reads it and waits for the GPU {{frequency}}{{assumption}}.",
       iterate: "`{{expression}}` {{where}} iterates a GPU tensor in Python and reads each element as a Python bool, waiting for the GPU once per element {{frequency}}{{assumption}}.",
       membership: "`{{expression}}` {{where}} tests membership in a GPU tensor, which `Tensor.__contains__` answers with `(element == t).any().item()`, and waits for the GPU {{frequency}}{{assumption}}; keep the test on the device (`(t == element).any()`) or test a Python collection.",
       eachCondition: "`{{expression}}` {{where}} reads each GPU tensor its generator yields as a Python bool, waiting for the GPU once per item {{frequency}}{{assumption}}.",
@@ -75,6 +75,7 @@ export const implicitHostRead: Rule = {
         "§7 a `torch.distributions` distribution validates its parameters (and `log_prob`'s value) with a Python `if` by default",
         "§1 `bool(t)` / `if t:` and `float(t)`, `int(t)`, `t.__index__`",
         "§7 a tensor passed where an operator takes an integer list (a size, a padding) is read with `item()`",
+        "§7 a tensor passed where an operator takes a Scalar (`torch.full`'s fill value) is read with `item()`",
         "§1 `math.isfinite(t)` and the other `math` functions that take a double",
         "§1 `x in t` (`Tensor.__contains__`)",
         "§2 op table: `if torch.any(t):`",
@@ -158,6 +159,9 @@ export const implicitHostRead: Rule = {
         // `new_full(size, fill_value)`: the fill value is a Scalar, read the same way.
         given = positional(call);
       } else if (SIZE_FUNCTION.test(name)) given = [...positional(call), ...keywordArguments(call, "size")];
+      // `torch.full(shape, alphas[index])` (the DDIM and PLMS samplers): the fill value is a Scalar, read with `item()`.
+      else if (name === "torch.full") given = [...positional(call).slice(0, 2), ...keywordArguments(call, "size"), ...keywordArguments(call, "fill_value")];
+      else if (name === "torch.full_like") given = [...positional(call).slice(1, 2), ...keywordArguments(call, "fill_value")];
       else if (PAD_FUNCTION.test(name)) given = [...positional(call).slice(1, 2), ...keywordArguments(call, "pad")];
       else return [];
       return given.flatMap((argument) => (argument.type === "list" || argument.type === "tuple" ? argument.children : [argument]));
