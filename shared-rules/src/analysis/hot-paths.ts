@@ -3329,7 +3329,6 @@ function assignsInBlock(block: SyntaxNode, matches: (left: SyntaxNode, right: Sy
   return assignmentsInBlock(block).some(({ left, right }) => matches(left, right));
 }
 
-/** `self.name`. */
 /**
  * The class whose method binds the `self` that `node` reads: its own method's, or, in a function nested in a
  * method (`def compute_pred(...): return self.compute_nce(...)` in HuBERT's `forward`), the method's.
@@ -3347,6 +3346,7 @@ function classOfSelf(node: SyntaxNode, text: string): SyntaxNode | undefined {
   return undefined;
 }
 
+/** `self.name`. */
 function isSelfAttribute(node: SyntaxNode, text: string): boolean {
   const object = node.type === "attribute" ? childByField(node, "object") : undefined;
   return object?.type === "identifier" && text.slice(object.start, object.end) === "self";

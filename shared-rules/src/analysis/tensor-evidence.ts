@@ -1412,15 +1412,15 @@ export class TensorEvidence {
     return undefined;
   }
 
-  /**
-   * What running `model` gives: a GPU tensor, unless the file may put nothing on a GPU (`mayUseGpu`) and
-   * built the model itself (`model = Net()`), which then stays on the CPU (a tutorial that trains on the CPU).
-   */
   /** `fft = Audio2Mel(...).cuda()`, then `fft(x)`: a tensor is not callable, so what was moved is a module. */
   private movedWholeOutput(fn: SyntaxNode): Evidence {
     return evidence("gpu", `the output of \`${this.text(fn)}(...)\`, moved to the GPU as a whole`);
   }
 
+  /**
+   * What running `model` gives: a GPU tensor, unless the file may put nothing on a GPU (`mayUseGpu`) and
+   * built the model itself (`model = Net()`), which then stays on the CPU (a tutorial that trains on the CPU).
+   */
   private modelOutput(model: SyntaxNode, reason: string): Evidence {
     if (this.env.mayUseGpu || model.type !== "identifier") return evidence("gpu", reason);
     const assigned = assignedValue(model, this.env.text, this.env.scopes);
@@ -1926,7 +1926,6 @@ function isStringValued(node: SyntaxNode): boolean {
   return !!receiver && isStringNode(receiver);
 }
 
-/** The `if` branch that holds `binding` but not `use`: after it, the name may hold what it held before. */
 /** `bound` and `use` are in two branches of one `if` (its body and its `else`, or two of its `elif`s): one runs, not both. */
 function inOtherBranch(bound: SyntaxNode, use: SyntaxNode): boolean {
   for (let ancestor = bound.parent; ancestor; ancestor = ancestor.parent) {
@@ -1948,6 +1947,7 @@ function insideLoop(node: SyntaxNode): boolean {
   return false;
 }
 
+/** The `if` branch that holds `binding` but not `use`: after it, the name may hold what it held before. */
 function branchBefore(binding: Binding, use: SyntaxNode): SyntaxNode | undefined {
   const branch = branchAround(binding.node);
   return branch && !(branch.start <= use.start && use.end <= branch.end) ? branch : undefined;
