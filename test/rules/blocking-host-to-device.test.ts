@@ -301,6 +301,28 @@ ruleTester.run("blocking-host-to-device", {
   ],
   invalid: [
     {
+      name: "data the function computes from what it is given (a replay memory's sampled batch) changes on each call: not \"build it once\" (Rainbow's memory)",
+      code: py`
+        import numpy as np
+        import torch
+        class ReplayMemory:
+            def sample(self, batch_size):
+                idxs = np.random.randint(0, self.size, batch_size)
+                states = self.states[idxs]
+                weights = self.priorities[idxs] / self.priorities.max()
+                return torch.tensor(states, device=self.device), torch.tensor(weights / weights.max(), device=self.device)
+        def train(memory, model, optimizer):
+            for step in range(1000):
+                states, weights = memory.sample(32)
+                (model(states) * weights).mean().backward()
+                optimizer.step()
+      `,
+      errors: [
+        { line: 8, column: 16, messageIncludes: ["its data changes from one call to the next"], messageExcludes: ["build it once"] },
+        { line: 8, column: 58, messageIncludes: ["its data changes from one call to the next"], messageExcludes: ["build it once"] },
+      ],
+    },
+    {
       name: "a factory's tensor copied to the GPU: the message says to make it there (`device=`), not to copy without blocking (SlowFast's contrastive models)",
       code: py`
         import torch

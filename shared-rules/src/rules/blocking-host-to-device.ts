@@ -379,7 +379,9 @@ function factoryOnDevice(node: SyntaxNode, call: MethodCall, factory: HostFactor
 function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContext): "item" | "call" | undefined {
   // `[i] * n`, `[w, h, w, h]`: a few Python numbers, which `torch.full` or a tensor built once can stand for.
   const node = unparenthesized(data);
-  if (isConstantData(node) || node.type === "list" || node.type === "tuple" || node.type === "binary_operator" || node.type === "list_comprehension") return undefined;
+  // `weights / weights.max()` of arrays is no such list (Rainbow's importance weights).
+  const ofList = node.type === "binary_operator" && node.children.some((operand) => ["list", "tuple"].includes(unparenthesized(operand).type));
+  if (isConstantData(node) || node.type === "list" || node.type === "tuple" || ofList || node.type === "list_comprehension") return undefined;
   const loop = enclosingLoop(call);
   const fn = enclosingFunctionOf(call);
   const names: SyntaxNode[] = [];
@@ -401,6 +403,9 @@ function newDataEachTime(data: SyntaxNode, call: SyntaxNode, context: RuleContex
     if (binding.kind === "for" && binding.node.type === "for_in_clause" && binding.node.parent && contains(binding.node.parent, call)) return "item";
     if (binding.kind === "for" && binding.node === loop && context.analysis.hotPaths.loopKind(loop) === "other") return "item";
     if (binding.kind === "parameter" ? !!fn && binding.node.parent?.parent === fn : !!loop && contains(loop, binding.node)) changes = "call";
+    // `all_states = transitions["state"]` in the function, from what it was given or computed (Rainbow's replay
+    // memory): other data on each call; not a name bound to constants (`weights = [0.3, 0.7]`).
+    else if (binding.kind === "assign" && !!fn && enclosingFunctionOf(binding.node) === fn && !!binding.value && !isConstantData(unparenthesized(binding.value))) changes = "call";
   }
   return changes;
 }
