@@ -3103,4 +3103,25 @@ describe("findings on code synclint was not tuned on", () => {
     // A nested function that binds a `self` of its own is no method of the class.
     assert.deepStrictEqual(findings(code.replace("def compute_pred(proj_x, target):", "def compute_pred(self, proj_x, target):")), []);
   });
+
+  it("a model output tested for a key it is then read with (`if lk in net_output: net_output[lk]`) is a dict, and the names a model returns beside its losses are strings (fairseq's HuBERT criterion)", () => {
+    const code = py`
+      import torch
+      import torch.nn as nn
+      class Criterion(nn.Module):
+          def forward(self, model, sample):
+              net_output = model(**sample["net_input"])
+              logging_output = {}
+              for lk in self.log_keys:
+                  if lk in net_output:
+                      logging_output[lk] = net_output[lk]
+              extra_losses, names = model.get_extra_losses(net_output)
+              for p, n in zip(extra_losses, names):
+                  logging_output[f"loss_{n}"] = p.detach()
+              return logging_output
+    `;
+    assert.deepStrictEqual(findings(code), []);
+    // Tested for a key it is not read with, a model output may be a tensor; so may what is not named like names.
+    assert.deepStrictEqual(findings(code.replace("net_output[lk]", "net_output.sum()").replace(/names/g, "parts")).map((f) => `${f.line} ${f.rule}`), ["8 implicit-host-read", "12 tensor-formatting"]);
+  });
 });

@@ -191,6 +191,9 @@ function superclassesText(cls: SyntaxNode | undefined, text: string): string {
   return superclasses ? text.slice(superclasses.start, superclasses.end) : "";
 }
 
+/** Names of lists of names or keys: `names`, `loss_names`, `keys`. */
+const NAMES_NAME = /^(\w+_)?(names|keys)$/;
+
 /** The methods of a Hugging Face `Trainer` that receive the batch after `_prepare_inputs` moved it. */
 const HF_TRAINER_METHOD = /^(compute_loss|training_step|prediction_step)$/;
 
@@ -496,6 +499,9 @@ export class TensorEvidence {
         // `x, feat_size = stage(x, feat_size)`: a module returns its output beside the sizes it computed.
         if (binding.unpackPath.length > 0 && isTensorKind(unpacked.kind) && SIZE_PARAMETER_NAME.test(binding.name))
           return evidence("scalar", `\`${binding.name}\` is named like a size, returned beside a tensor`);
+        // `extra_losses, names = model.get_extra_losses(net_output)` (fairseq's HuBERT criterion): the losses' names.
+        if (binding.unpackPath.length > 0 && isTensorKind(unpacked.kind) && NAMES_NAME.test(binding.name))
+          return evidence("container", `\`${binding.name}\` is named like a list of names, returned beside a tensor`);
         return unpacked;
       }
       case "augmented": {

@@ -1,5 +1,5 @@
 import type { Fix, Rule } from "../rule";
-import { SyntaxNode, childByField, unparenthesized } from "../syntax";
+import { SyntaxNode, childByField, childrenByField, unparenthesized } from "../syntax";
 import { identifiersNamed, resolveBinding, scopeOf } from "../analysis/scopes";
 import { truthReads } from "../fixes/facts";
 import { indexedWithStringKey, isStringNode } from "../analysis/tensor-evidence";
@@ -129,11 +129,15 @@ export const implicitHostRead: Rule = {
     }
 
     /** `name["key"]` somewhere in the function (or module) around `container`, a name: it is a mapping there. */
-    function readWithStringKey(container: SyntaxNode): boolean {
+    function readWithStringKey(container: SyntaxNode, element?: SyntaxNode): boolean {
       const inner = unparenthesized(container);
       if (inner.type !== "identifier") return false;
       const scope = scopeOf(inner, context.analysis.scopes).node;
-      for (const use of identifiersNamed(context.analysis.source.text, context.text(inner), scope)) if (indexedWithStringKey(use)) return true;
+      // `if lk in net_output: float(net_output[lk])` (fairseq's HuBERT criterion): the tested key reads the container too.
+      const key = element && unparenthesized(element).type === "identifier" ? context.text(element) : undefined;
+      const indexedWithKey = (use: SyntaxNode) =>
+        use.field === "value" && use.parent?.type === "subscript" && childrenByField(use.parent, "subscript").some((index) => context.text(unparenthesized(index)) === key);
+      for (const use of identifiersNamed(context.analysis.source.text, context.text(inner), scope)) if (indexedWithStringKey(use) || (key && indexedWithKey(use))) return true;
       return false;
     }
 
@@ -257,7 +261,7 @@ export const implicitHostRead: Rule = {
         // output, as does a container that is read with a string key (`outputs["logits"]`).
         node.tokens.forEach((token, i) => {
           const container = (token === "in" || token === "not in") && !isStringValue(node.children[i]) && node.children[i + 1];
-          if (container && isTensorEvidence(evidenceOf(container), context) && !readWithStringKey(container)) reportValue(node, container, "membership");
+          if (container && isTensorEvidence(evidenceOf(container), context) && !readWithStringKey(container, node.children[i])) reportValue(node, container, "membership");
         });
       },
       subscript(node) {
